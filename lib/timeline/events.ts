@@ -1,0 +1,137 @@
+/**
+ * The timeline's event model (ARCHITECTURE.md "The event model").
+ *
+ * - CRI events say what changed on the wire (a container exited, a sandbox went not-ready, a
+ *   relist failed). They do not change the drawn state by themselves.
+ * - Derived events say what it meant: a container state, a pod phase or condition, a node
+ *   condition changed. Each carries `cause` (the seq of the CRI event that triggered it) and
+ *   `why` (an Explanation from lib/kubelet). They are "set" operations, so folding them through
+ *   the reducer is idempotent per event and order-sensitive only by seq.
+ *
+ * Every event has a server-wide, strictly increasing `seq` (the SSE id) and an observation time
+ * `t` (epoch ms, server clock). Runtime timestamps, when the CRI gives one, ride in `runtimeTime`.
+ */
+import type { V1ContainerStatus, V1NodeCondition, V1PodCondition } from '@kubernetes/client-node';
+import type { Explanation } from '../kubelet/explanation';
+import type { RuntimeCondition, RuntimeInfo } from '../kubelet/runtime';
+import type { NodeHealth, PodView } from './state';
+
+interface EventBase {
+  seq: number;
+  t: number;
+  node: string;
+  /** seq of the CRI event that caused this derived event. */
+  cause?: number;
+}
+
+export const CRI_EVENT_TYPES = [
+  'ContainerCreated',
+  'ContainerStarted',
+  'ContainerExited',
+  'ContainerRemoved',
+  'SandboxReady',
+  'SandboxNotReady',
+  'SandboxRemoved',
+  'RuntimeConditionChanged',
+  'RelistFailed',
+  'RelistRecovered',
+] as const;
+export type CriEventType = (typeof CRI_EVENT_TYPES)[number];
+
+export type CriFieldValue = string | number | boolean | null;
+
+export interface CriEvent extends EventBase {
+  kind: 'cri';
+  type: CriEventType;
+  /** How Podscope learned of it: a relist diff or the runtime's GetContainerEvents stream. */
+  source: 'relist' | 'events';
+  podUid?: string;
+  /** Container name (kubelet label), for container events. */
+  container?: string;
+  /** CRI container or sandbox id. */
+  id?: string;
+  /** The runtime's own timestamp for the change, epoch ms, where the CRI gives one. */
+  runtimeTime?: number;
+  /** The raw CRI fields that changed (state, exit_code, reason, attempt, error …). */
+  detail?: Readonly<Record<string, CriFieldValue>>;
+}
+
+export type ContainerStateName = 'waiting' | 'running' | 'terminated';
+
+export interface ContainerEvent extends EventBase {
+  kind: 'container';
+  /** StateChanged: waiting/running/terminated or its reason changed; StatusChanged: anything else (ready, started, restartCount). */
+  type: 'ContainerStateChanged' | 'ContainerStatusChanged' | 'ContainerRemoved';
+  podUid: string;
+  list: 'init' | 'regular';
+  name: string;
+  /** The complete new status (absent for ContainerRemoved). */
+  status?: V1ContainerStatus;
+  from?: ContainerStateName;
+  to?: ContainerStateName;
+  why?: Explanation;
+}
+
+export interface PodEvent extends EventBase {
+  kind: 'pod';
+  type: 'PodAdded' | 'PodPhaseChanged' | 'PodConditionChanged' | 'PodUpdated' | 'PodRemoved';
+  podUid: string;
+  /** PodAdded: the whole pod as first seen. */
+  pod?: PodView;
+  /** PodPhaseChanged. */
+  phase?: string;
+  /** PodConditionChanged: the new condition (replaces the one of the same type). */
+  condition?: V1PodCondition;
+  /** Previous phase or condition status. */
+  from?: string;
+  why?: Explanation;
+  /** PodUpdated: top-level fields replaced (specSource, spec, evictionDueAt, nextRestartAt, status fields …). */
+  patch?: PodPatch;
+}
+
+export interface PodPatch {
+  specSource?: PodView['specSource'];
+  spec?: PodView['spec'];
+  /** null clears. */
+  evictionDueAt?: number | null;
+  nextRestartAt?: Record<string, number> | null;
+  deletionTimestamp?: number | null;
+  /** Shallow-merged into status (podIP, podIPs, startTime, qosClass, hostIP …). */
+  status?: Partial<PodView['status']>;
+}
+
+export interface NodeEvent extends EventBase {
+  kind: 'node';
+  type: 'NodeAdded' | 'NodeUpdated' | 'NodeConditionChanged' | 'NodeRemoved';
+  endpoint?: string;
+  runtime?: RuntimeInfo;
+  runtimeConditions?: RuntimeCondition[];
+  health?: NodeHealth;
+  /** NodeConditionChanged: the new condition (replaces the one of the same type). */
+  condition?: V1NodeCondition;
+  from?: string;
+  why?: Explanation;
+}
+
+export type DerivedEvent = ContainerEvent | PodEvent | NodeEvent;
+export type TimelineEvent = CriEvent | DerivedEvent;
+
+/** An event before the store has given it a seq. */
+export type UnsequencedEvent = TimelineEvent extends infer E ? (E extends TimelineEvent ? Omit<E, 'seq'> : never) : never;
+
+export const isDerived = (e: TimelineEvent): e is DerivedEvent => e.kind !== 'cri';
+
+/** The entity an event is about, in the UI's data-id form: node name, pod uid, or `<pod uid>/<container>`. */
+export function entityId(e: TimelineEvent): string {
+  switch (e.kind) {
+    case 'node':
+      return e.node;
+    case 'pod':
+      return e.podUid;
+    case 'container':
+      return `${e.podUid}/${e.name}`;
+    case 'cri':
+      if (e.podUid && e.container) return `${e.podUid}/${e.container}`;
+      return e.podUid ?? e.node;
+  }
+}

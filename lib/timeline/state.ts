@@ -1,0 +1,82 @@
+/**
+ * The state Podscope shows: nodes → pods → containers, each in the Kubernetes API's own shape
+ * (V1NodeCondition, V1PodStatus, V1ContainerStatus) plus the "why" behind every derived value.
+ *
+ * This state is only ever produced by folding timeline events through `reduce` (reducer.ts):
+ * the engine records that way, the browser replays that way, so live and replay cannot disagree.
+ */
+import type { V1NodeCondition, V1PodStatus } from '@kubernetes/client-node';
+import type { Explanation } from '../kubelet/explanation';
+import type { RuntimeCondition, RuntimeInfo, SpecSource } from '../kubelet/runtime';
+
+export type RestartPolicy = 'Always' | 'OnFailure' | 'Never';
+
+/** The parts of a pod spec the diagram needs to draw a pod (init divider, sidecars, policy). */
+export interface PodSpecSummary {
+  restartPolicy: RestartPolicy;
+  initContainers: { name: string; sidecar: boolean }[];
+  containers: string[];
+  hostNetwork: boolean;
+  terminationGracePeriodSeconds?: number;
+  readinessGates?: string[];
+}
+
+export interface PodWhy {
+  phase: Explanation;
+  /** Keyed by condition type (Ready, ContainersReady, Initialized, PodReadyToStartContainers …). */
+  conditions: Record<string, Explanation>;
+  /** Keyed by container name (init and regular share one namespace in a pod). */
+  containers: Record<string, Explanation>;
+}
+
+export interface PodView {
+  uid: string;
+  name: string;
+  namespace: string;
+  node: string;
+  /** Which source the spec came from; inferred facts are marked in the UI. */
+  specSource: SpecSource;
+  spec: PodSpecSummary;
+  /** phase, conditions, initContainerStatuses, containerStatuses, podIP(s), startTime, qosClass. */
+  status: V1PodStatus;
+  why: PodWhy;
+  /** Epoch ms when the first sandbox was created. */
+  createdAt: number;
+  /** Set while the pod's node is not Ready: when the default NoExecute toleration runs out. */
+  evictionDueAt?: number;
+  /** Container name → epoch ms at which the kubelet's back-off allows the next restart. */
+  nextRestartAt?: Record<string, number>;
+  /** Set when the pod is being deleted (graceful termination under way). */
+  deletionTimestamp?: number;
+}
+
+export interface NodeHealth {
+  /** Whether Podscope currently has a working connection to the node's runtime. */
+  connected: boolean;
+  /** Epoch ms of the last successful relist (the PLEG heartbeat). */
+  lastRelistAt?: number;
+  lastError?: string;
+  lastErrorAt?: number;
+}
+
+export interface NodeView {
+  name: string;
+  endpoint: string;
+  runtime?: RuntimeInfo;
+  runtimeConditions: RuntimeCondition[];
+  conditions: V1NodeCondition[];
+  /** Keyed by condition type. */
+  why: Record<string, Explanation>;
+  health: NodeHealth;
+  pods: Record<string, PodView>;
+}
+
+export interface ClusterState {
+  /** seq of the last event folded in (0 for the empty state). */
+  seq: number;
+  /** Observation time of the last event folded in (epoch ms). */
+  t: number;
+  nodes: Record<string, NodeView>;
+}
+
+export const emptyState = (): ClusterState => ({ seq: 0, t: 0, nodes: {} });
