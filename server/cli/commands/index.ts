@@ -1,0 +1,4 @@
+import type { Command } from '../command';
+
+/** Every subcommand, in the order `podscope help` lists them. Add new commands here. */
+export const commands: readonly Command[] = [];
