@@ -1,0 +1,21 @@
+/**
+ * The message catalogues, one JSON file per namespace and locale (messages/<locale>/<ns>.json).
+ * Namespaces: `ui` (the console), `why` (lib/kubelet explanations), `learn` (walkthroughs),
+ * `errors`. A unit test checks that every key exists in every locale with the same parameters.
+ */
+import enUi from '../../messages/en/ui.json';
+import enWhy from '../../messages/en/why.json';
+import zhUi from '../../messages/zh-CN/ui.json';
+import zhWhy from '../../messages/zh-CN/why.json';
+import type { Locale } from './locales';
+
+export type Messages = Record<string, unknown>;
+
+export const catalogues: Record<Locale, Messages> = {
+  en: { ui: enUi, why: enWhy },
+  'zh-CN': { ui: zhUi, why: zhWhy },
+};
+
+export function messagesFor(locale: Locale): Messages {
+  return catalogues[locale];
+}

@@ -1,0 +1,84 @@
+// Shared by `npm start` and `npm test`: make a fresh checkout runnable — install what is
+// missing, build when the sources changed — so both commands work as the first thing run.
+import { spawnSync, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+
+export function log(message) {
+  process.stderr.write(`[podscope] ${message}\n`);
+}
+
+export function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
+  if (r.error) throw new Error(`${cmd} ${args.join(' ')}: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status ?? r.signal}`);
+}
+
+/** `npm ci` when node_modules is missing or older than package-lock.json. */
+export function ensureNodeModules() {
+  const marker = join(root, 'node_modules', '.package-lock.json');
+  const lock = join(root, 'package-lock.json');
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  log('installing dependencies (npm ci) …');
+  run('npm', ['ci', '--no-audit', '--no-fund']);
+}
+
+/** A fingerprint of everything `next build` reads; with git it is cheap and exact. */
+function sourceStamp() {
+  try {
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    const h = createHash('sha256').update(head);
+    for (const line of dirty.split('\n').filter(Boolean)) {
+      const file = join(root, line.slice(3).split(' -> ').pop());
+      h.update(line);
+      if (existsSync(file) && statSync(file).isFile()) h.update(readFileSync(file));
+    }
+    return h.digest('hex');
+  } catch {
+    return `nogit-${Date.now()}`;
+  }
+}
+
+/** `next build` unless .next holds a build of exactly these sources. */
+export function ensureBuild({ force = false } = {}) {
+  const stampFile = join(root, '.next', 'podscope-build-stamp');
+  const stamp = sourceStamp();
+  const built = existsSync(join(root, '.next', 'BUILD_ID')) && existsSync(stampFile);
+  if (!force && built && readFileSync(stampFile, 'utf8') === stamp) return;
+  log('building the console (next build) …');
+  run('npx', ['next', 'build'], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  writeFileSync(stampFile, stamp);
+}
+
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+const hasApt = () => existsSync('/usr/bin/apt-get');
+
+/** Debian packages the tests need (Chromium for Playwright; containerd for the real-runtime suite). */
+export function ensureAptPackages(packages) {
+  const missing = packages.filter(({ check }) => !existsSync(check));
+  if (missing.length === 0) return true;
+  const names = missing.map((p) => p.name);
+  if (process.platform !== 'linux' || !isRoot() || !hasApt()) {
+    log(`missing ${names.join(', ')} and cannot install them here (needs root and apt-get)`);
+    return false;
+  }
+  log(`installing ${names.join(', ')} (apt-get) …`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update', '-q'], { env });
+  run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...names], { env });
+  return true;
+}
+
+export const TEST_PACKAGES = [
+  { name: 'chromium', check: '/usr/bin/chromium' },
+  { name: 'containerd', check: '/usr/bin/containerd' },
+  { name: 'runc', check: '/usr/sbin/runc' },
+  { name: 'busybox-static', check: '/bin/busybox' },
+];
