@@ -98,6 +98,8 @@ export interface PodPatch {
   deletionTimestamp?: number | null;
   /** Shallow-merged into status (podIP, podIPs, startTime, qosClass, hostIP …). */
   status?: Partial<PodView['status']>;
+  /** The phase's explanation changed while the phase did not. */
+  whyPhase?: Explanation;
 }
 
 export interface NodeEvent extends EventBase {

@@ -122,6 +122,7 @@ function applyPodPatch(p: PodView, patch: NonNullable<PodEvent['patch']>): PodVi
   if (patch.specSource) next.specSource = patch.specSource;
   if (patch.spec) next.spec = patch.spec;
   if (patch.status) next.status = { ...p.status, ...patch.status };
+  if (patch.whyPhase) next.why = { ...p.why, phase: patch.whyPhase };
   setOrClear(next, 'evictionDueAt', patch.evictionDueAt);
   setOrClear(next, 'nextRestartAt', patch.nextRestartAt);
   setOrClear(next, 'deletionTimestamp', patch.deletionTimestamp);

@@ -1,0 +1,569 @@
+/**
+ * The engine: one NodeWatcher per node feeding one recorder.
+ *
+ * Every change goes the same way: watcher outcome → CRI events → lib/kubelet rules → derived
+ * events → seq → reduce into the state → store → bus. The engine's state is never edited in any
+ * other way, so `reduce(recorded events)` equals what the engine holds (replay == live).
+ *
+ * Events reach subscribers only after the store has committed them, so a browser is never told
+ * anything a SIGKILL could take back. If the store fails (disk full), events wait in memory and
+ * are retried on the next write; the live view keeps moving and the failure is reported.
+ */
+import {
+  DEFAULT_NODE_TIMINGS,
+  emptyBackoff,
+  generateNodeConditions,
+  recordRestart,
+  type BackoffState,
+  type FeatureGates,
+  type NodeTimings,
+} from '@/lib/kubelet';
+import type { NodeResources, RuntimeCondition, RuntimeInfo, RuntimePodStatus } from '@/lib/kubelet/runtime';
+import type { CriEvent, TimelineEvent, UnsequencedEvent } from '@/lib/timeline/events';
+import { reduce } from '@/lib/timeline/reducer';
+import { emptyState, type ClusterState, type NodeView, type PodView } from '@/lib/timeline/state';
+import type { EngineApi, Health, NodeSummary, RangeQuery } from './api';
+import { EventBus, type Subscription } from './bus';
+import type { Transition } from './diff';
+import type { HintProvider } from './hints';
+import { createEngineMetrics, type EngineMetrics } from './metrics';
+import { nodeEvents } from './node-events';
+import { NodeWatcher, type Clock, type RelistOutcome, type WatcherSink } from './node-watcher';
+import { derivePodView } from './pod-view';
+import { podEvents } from './pod-events';
+import { parseNodeResources } from './resources';
+import type { RuntimeClient, RuntimeStatusReport } from './runtime-client';
+
+/** The store as the engine uses it (server/store implements it). */
+export interface EngineStore {
+  append(events: readonly UnsequencedEvent[]): TimelineEvent[];
+  /** The highest seq ever assigned (kept even when retention removed the rows). */
+  latestSeq(): number;
+  oldestSeq(): number;
+  eventsAfter(seq: number, limit: number): TimelineEvent[];
+  range(q: RangeQuery): TimelineEvent[];
+  stateAt(t: number): ClusterState;
+  stateAtSeq(seq: number): ClusterState;
+}
+
+export interface EngineTimings {
+  relistMs: number;
+  nodeStatusMs: number;
+  fullRelistMs: number;
+  nodeMonitorGraceMs: number;
+  plegThresholdMs: number;
+  tolerationSeconds: number;
+}
+
+export interface EngineOptions {
+  store: EngineStore;
+  timings: EngineTimings;
+  clock?: Clock;
+  providers?: HintProvider[];
+  gates?: FeatureGates;
+  /** Builds a runtime client for an endpoint (server/cri in production, fakes in tests). */
+  dial: (endpoint: string) => RuntimeClient;
+  /** Extra endpoints browsers may connect to. */
+  allowEndpoints?: readonly string[];
+  /** Initial state when restarting on an existing timeline (the store's latest state). */
+  initialState?: ClusterState;
+  log?: (line: string) => void;
+}
+
+interface NodeRuntime {
+  watcher: NodeWatcher;
+  endpoint: string;
+  lab: boolean;
+  backoff: BackoffState;
+  runtimeConditions?: RuntimeCondition[];
+  statusError?: string;
+  resources?: NodeResources;
+  ready: { status: 'True' | 'False' | 'Unknown'; since: number };
+}
+
+const HOUSEKEEPING_MS = 1_000;
+
+export class Engine implements EngineApi {
+  readonly instruments: EngineMetrics = createEngineMetrics();
+  private readonly bus = new EventBus();
+  private readonly clock: Clock;
+  private readonly nodesByName = new Map<string, NodeRuntime>();
+  private readonly providers: HintProvider[];
+  private readonly timings: NodeTimings;
+  private readonly unsubscribers: (() => void)[] = [];
+  /** Everything derived so far (including events the store has not yet taken). */
+  private working: ClusterState;
+  /** Only what the store committed: what subscribers and snapshots see. */
+  private committed: ClusterState;
+  private pending: TimelineEvent[] = [];
+  private nextSeq: number;
+  private housekeeping: ReturnType<typeof setInterval> | undefined;
+  private storeError: string | undefined;
+  readonly startedAt: number;
+
+  constructor(private readonly options: EngineOptions) {
+    this.clock = options.clock ?? { now: () => Date.now() };
+    this.providers = options.providers ?? [];
+    this.timings = {
+      ...DEFAULT_NODE_TIMINGS,
+      nodeMonitorGracePeriodMs: options.timings.nodeMonitorGraceMs,
+      plegRelistThresholdMs: options.timings.plegThresholdMs,
+      tolerationSeconds: options.timings.tolerationSeconds,
+    };
+    this.working = this.committed = options.initialState ?? emptyState();
+    this.nextSeq = Math.max(options.store.latestSeq(), this.committed.seq) + 1;
+    this.startedAt = this.clock.now();
+    for (const p of this.providers) {
+      const off = p.onChange?.((uids) => this.rederive(new Set(uids)));
+      if (off) this.unsubscribers.push(off);
+    }
+    this.instruments.registry.onCollect(() => this.collectGauges());
+  }
+
+  start(): void {
+    this.housekeeping ??= setInterval(() => this.tick(), HOUSEKEEPING_MS);
+  }
+
+  async stop(): Promise<void> {
+    if (this.housekeeping) clearInterval(this.housekeeping);
+    this.housekeeping = undefined;
+    for (const off of this.unsubscribers) off();
+    for (const n of this.nodesByName.values()) n.watcher.stop();
+    this.nodesByName.clear();
+    this.flush();
+    await Promise.resolve();
+  }
+
+  // ── EngineApi ──────────────────────────────────────────────────────────────
+
+  snapshot(): ClusterState {
+    return this.committed;
+  }
+
+  subscribe(signal?: AbortSignal): Subscription {
+    return this.bus.subscribe(signal);
+  }
+
+  eventsAfter(afterSeq: number, limit: number): TimelineEvent[] {
+    return this.options.store.eventsAfter(afterSeq, limit);
+  }
+
+  oldestSeq(): number {
+    return this.options.store.oldestSeq();
+  }
+
+  range(q: RangeQuery): TimelineEvent[] {
+    return this.options.store.range(q);
+  }
+
+  stateAt(t: number): ClusterState {
+    return t >= this.committed.t ? this.committed : this.options.store.stateAt(t);
+  }
+
+  nodes(): NodeSummary[] {
+    return [...this.nodesByName.entries()].map(([name, n]) => ({
+      name,
+      endpoint: n.endpoint,
+      lab: n.lab,
+      connected: n.watcher.connected,
+      mode: n.watcher.mode,
+      ...(n.watcher.lastRelistAt !== undefined ? { lastRelistAt: n.watcher.lastRelistAt } : {}),
+      ...(n.watcher.lastError !== undefined ? { lastError: n.watcher.lastError } : {}),
+      skippedTicks: n.watcher.skipped,
+      relists: n.watcher.relists,
+    }));
+  }
+
+  endpointAllowed(endpoint: string): boolean {
+    return (
+      (this.options.allowEndpoints ?? []).includes(endpoint) ||
+      [...this.nodesByName.values()].some((n) => n.endpoint === endpoint)
+    );
+  }
+
+  async connect(node: { name: string; endpoint: string; lab?: boolean }): Promise<NodeSummary> {
+    this.addNode(node.name, node.endpoint, node.lab ?? false);
+    await Promise.resolve();
+    const summary = this.nodes().find((n) => n.name === node.name);
+    if (!summary) throw new Error(`node ${node.name} vanished while connecting`);
+    return summary;
+  }
+
+  async disconnect(name: string): Promise<void> {
+    const n = this.nodesByName.get(name);
+    if (!n) return;
+    n.watcher.stop();
+    this.nodesByName.delete(name);
+    this.record([{ kind: 'node', type: 'NodeRemoved', node: name, t: this.clock.now() }]);
+    await Promise.resolve();
+  }
+
+  health(): Health {
+    const now = this.clock.now();
+    const nodes: Record<string, number | null> = {};
+    let ok = this.storeError === undefined;
+    for (const [name, n] of this.nodesByName) {
+      const last = n.watcher.lastRelistAt;
+      nodes[name] = last === undefined ? null : now - last;
+    }
+    // The server is healthy while it serves; stale nodes are reported, not fatal (they are the news).
+    if (this.nodesByName.size > 0 && Object.values(nodes).every((v) => v === null) && now - this.startedAt > this.timings.plegRelistThresholdMs) ok = false;
+    return { ok, nodes, seq: this.committed.seq, subscribers: this.bus.size, startedAt: this.startedAt, ...(this.storeError ? { storeError: this.storeError } : {}) };
+  }
+
+  metrics(): string {
+    return this.instruments.registry.render();
+  }
+
+  // ── nodes ──────────────────────────────────────────────────────────────────
+
+  /** Adds a node and starts watching it. Returns the watcher (tests drive relist() directly). */
+  addNode(name: string, endpoint: string, lab = false, autostart = true): NodeWatcher {
+    if (this.nodesByName.has(name)) throw new Error(`node ${name} is already watched`);
+    const watcher = new NodeWatcher(name, this.options.dial(endpoint), this.sink, this.clock, this.options.timings, lab);
+    this.nodesByName.set(name, {
+      watcher,
+      endpoint,
+      lab,
+      backoff: emptyBackoff(),
+      ready: { status: 'True', since: this.clock.now() },
+    });
+    const existing = this.working.nodes[name];
+    this.record([
+      {
+        kind: 'node',
+        type: existing ? 'NodeUpdated' : 'NodeAdded',
+        node: name,
+        t: this.clock.now(),
+        endpoint,
+        health: { connected: false, ...(existing?.health.lastRelistAt ? { lastRelistAt: existing.health.lastRelistAt } : {}) },
+      },
+    ]);
+    if (autostart) watcher.start();
+    return watcher;
+  }
+
+  private readonly sink: WatcherSink = {
+    relisted: (o) => this.onRelisted(o),
+    relistFailed: (node, at, error, first) => this.onRelistFailed(node, at, error, first),
+    statusRead: (node, at, status, error) => this.onStatus(node, at, status, error),
+    connected: (node, info) => this.onConnected(node, info),
+    modeChanged: (node, mode, reason) => {
+      if (mode === 'polling') this.instruments.eventStreamFallbacks.inc({ node, reason: reason.split(':')[0] ?? reason });
+      this.log(`${node}: ${mode === 'events' ? 'using GetContainerEvents' : 'polling'} (${reason})`);
+    },
+    skippedTick: (node) => this.instruments.skippedTicks.inc({ node }),
+    inspectFailed: (node, id, error) => {
+      this.instruments.inspectErrors.inc({ node });
+      this.log(`${node}: inspecting ${id} failed, keeping the old record: ${error.message}`);
+    },
+  };
+
+  private onConnected(node: string, info: RuntimeInfo): void {
+    this.record([{ kind: 'node', type: 'NodeUpdated', node, t: this.clock.now(), runtime: info }]);
+  }
+
+  private onStatus(node: string, at: number, status: RuntimeStatusReport | undefined, error?: Error): void {
+    const n = this.nodesByName.get(node);
+    if (!n) return;
+    if (status) {
+      const changed = JSON.stringify(n.runtimeConditions) !== JSON.stringify(status.conditions);
+      n.runtimeConditions = status.conditions;
+      n.statusError = undefined;
+      n.resources = parseNodeResources(status.info) ?? n.resources;
+      if (changed) {
+        const events: UnsequencedEvent[] = [
+          { kind: 'cri', type: 'RuntimeConditionChanged', source: 'relist', node, t: at, detail: conditionDetail(status.conditions) },
+          { kind: 'node', type: 'NodeUpdated', node, t: at, runtimeConditions: status.conditions },
+        ];
+        this.record(events);
+      }
+    } else {
+      n.statusError = error?.message ?? 'Status failed';
+    }
+    this.evaluateNode(node, at);
+  }
+
+  private onRelistFailed(node: string, at: number, error: Error, first: boolean): void {
+    this.instruments.relistErrors.inc({ node });
+    const events: UnsequencedEvent[] = [];
+    const view = this.working.nodes[node];
+    if (first) {
+      events.push({ kind: 'cri', type: 'RelistFailed', source: 'relist', node, t: at, detail: { error: error.message.slice(0, 500) } });
+      this.log(`${node}: relist failed: ${error.message}`);
+    }
+    if (view && (view.health.connected || first)) {
+      events.push({
+        kind: 'node',
+        type: 'NodeUpdated',
+        node,
+        t: at,
+        health: { ...view.health, connected: false, lastError: error.message.slice(0, 500), lastErrorAt: at },
+      });
+    }
+    this.record(events);
+    this.evaluateNode(node, at);
+  }
+
+  private onRelisted(o: RelistOutcome): void {
+    const n = this.nodesByName.get(o.node);
+    if (!n) return;
+    this.instruments.relistDuration.observe({ node: o.node }, (o.finishedAt - o.startedAt) / 1000);
+    const t = o.finishedAt;
+    const view = this.working.nodes[o.node];
+
+    // 1. What changed on the wire, sequenced first so derived events can name their cause.
+    const cri: CriEvent[] = [];
+    if (view && !view.health.connected && view.health.lastError) {
+      cri.push(this.sequence({ kind: 'cri', type: 'RelistRecovered', source: 'relist', node: o.node, t }));
+    }
+    const podCause = new Map<string, number>();
+    const containerCause = new Map<string, Map<string, number>>();
+    for (const tr of o.transitions) {
+      const e = this.sequence(criEvent(o, tr, t));
+      cri.push(e);
+      if (!podCause.has(tr.podUid)) podCause.set(tr.podUid, e.seq);
+      if (tr.container) {
+        let m = containerCause.get(tr.podUid);
+        if (!m) containerCause.set(tr.podUid, (m = new Map()));
+        if (!m.has(tr.container)) m.set(tr.container, e.seq);
+      }
+      // The kubelet's back-off: a new attempt after an exit advances the container's back-off.
+      if (tr.type === 'ContainerCreated' && tr.container) this.noteRestart(n, o, tr);
+    }
+
+    // 2. What it meant, for every pod touched now or due for a time-based re-evaluation.
+    const derived: UnsequencedEvent[] = [];
+    if (view && (!view.health.connected || view.health.lastError)) {
+      derived.push({ kind: 'node', type: 'NodeUpdated', node: o.node, t, health: { connected: true, lastRelistAt: t } });
+    }
+    const due = this.duePods(o.node, t);
+    for (const uid of new Set([...o.touched, ...due])) {
+      const runtime = o.pods.get(uid);
+      const previous = this.working.nodes[o.node]?.pods[uid];
+      if (!runtime) {
+        if (previous) derived.push({ kind: 'pod', type: 'PodRemoved', node: o.node, podUid: uid, t, ...causeOf(podCause.get(uid)) });
+        continue;
+      }
+      derived.push(...this.derivePod(n, o.node, runtime, previous, t, podCause.get(uid), containerCause.get(uid)));
+    }
+    this.commit([...cri, ...derived.map((e) => this.sequence(e))]);
+    this.evaluateNode(o.node, t);
+  }
+
+  private derivePod(
+    n: NodeRuntime,
+    node: string,
+    runtime: RuntimePodStatus,
+    previous: PodView | undefined,
+    t: number,
+    podCause?: number,
+    containerCause?: ReadonlyMap<string, number>,
+  ): UnsequencedEvent[] {
+    const next = derivePodView({
+      node,
+      runtime,
+      previous,
+      providers: this.providers,
+      backoff: n.backoff,
+      now: t,
+      nodeReady: n.ready,
+      ...(this.options.gates ? { gates: this.options.gates } : {}),
+      timings: this.timings,
+    });
+    return podEvents(previous, next, {
+      t,
+      node,
+      ...(podCause !== undefined ? { podCause } : {}),
+      ...(containerCause ? { containerCause } : {}),
+    });
+  }
+
+  private noteRestart(n: NodeRuntime, o: RelistOutcome, tr: Transition): void {
+    let previousExit: number | undefined;
+    for (const c of o.previousContainers.values()) {
+      if (c.name !== tr.container || c.id === tr.id) continue;
+      if ((c.labels['io.kubernetes.pod.uid'] ?? '') !== tr.podUid && c.sandboxId === '') continue;
+      if (c.state === 'exited' && c.finishedAt !== undefined) previousExit = Math.max(previousExit ?? 0, c.finishedAt);
+    }
+    if (previousExit === undefined) return;
+    n.backoff = recordRestart(n.backoff, { podUid: tr.podUid, container: tr.container ?? '' }, previousExit, o.finishedAt);
+  }
+
+  /** Pods whose derived state depends on time: a back-off that ends, an eviction that falls due. */
+  private duePods(node: string, now: number): string[] {
+    const view = this.working.nodes[node];
+    if (!view) return [];
+    const out: string[] = [];
+    for (const p of Object.values(view.pods)) {
+      const restart = p.nextRestartAt ? Math.min(...Object.values(p.nextRestartAt)) : Infinity;
+      if (restart <= now || (p.evictionDueAt !== undefined && p.evictionDueAt <= now)) out.push(p.uid);
+    }
+    return out;
+  }
+
+  /** Node conditions from the runtime's Status, the relist heartbeat and the grace periods. */
+  private evaluateNode(node: string, now: number): void {
+    const n = this.nodesByName.get(node);
+    const view = this.working.nodes[node];
+    if (!n || !view) return;
+    const result = generateNodeConditions({
+      now,
+      ...(n.runtimeConditions ? { runtimeConditions: n.runtimeConditions } : {}),
+      ...(n.statusError ? { runtimeStatusError: n.statusError } : {}),
+      ...(n.watcher.lastRelistAt !== undefined ? { lastRelistAt: n.watcher.lastRelistAt } : {}),
+      ...(n.watcher.lastContactAt !== undefined ? { lastContactAt: n.watcher.lastContactAt } : {}),
+      ...(n.resources ? { resources: n.resources } : {}),
+      oldConditions: view.conditions,
+      startedAt: this.startedAt,
+      timings: this.timings,
+    });
+    const events = nodeEvents(view, result.conditions, result.why, { t: now, node });
+    if (events.length === 0) return;
+    this.record(events);
+    const ready = result.conditions.find((c) => c.type === 'Ready');
+    const status = (ready?.status ?? 'Unknown') as 'True' | 'False' | 'Unknown';
+    if (status !== n.ready.status) {
+      n.ready = { status, since: now };
+      // Node readiness changes every pod's Ready condition and eviction clock.
+      this.rederive(new Set(Object.keys(this.working.nodes[node]?.pods ?? {})), node);
+    }
+  }
+
+  /** Re-derives pods from the records the watchers hold (hint changes, node readiness). */
+  private rederive(uids: Set<string>, onlyNode?: string): void {
+    const now = this.clock.now();
+    for (const [name, n] of this.nodesByName) {
+      if (onlyNode && name !== onlyNode) continue;
+      const view = this.working.nodes[name];
+      if (!view) continue;
+      const records = n.watcher.records();
+      const events: UnsequencedEvent[] = [];
+      for (const uid of uids) {
+        const previous = view.pods[uid];
+        if (!previous) continue;
+        const runtime: RuntimePodStatus = {
+          uid,
+          name: previous.name,
+          namespace: previous.namespace,
+          sandboxes: records.sandboxes.filter((s) => s.uid === uid).sort((a, b) => b.createdAt - a.createdAt),
+          containers: records.containers.filter((c) => {
+            const owner = c.labels['io.kubernetes.pod.uid'] ?? records.sandboxes.find((s) => s.id === c.sandboxId)?.uid;
+            return owner === uid;
+          }),
+        };
+        events.push(...this.derivePod(n, name, runtime, previous, now));
+      }
+      this.record(events);
+    }
+  }
+
+  /** Time-driven work for nodes whose relists are not arriving (grace periods, back-off ends). */
+  private tick(): void {
+    const now = this.clock.now();
+    for (const [name, n] of this.nodesByName) {
+      this.evaluateNode(name, now);
+      const due = this.duePods(name, now);
+      if (due.length > 0 && !n.watcher.connected) this.rederive(new Set(due), name);
+    }
+    this.flush();
+  }
+
+  // ── recording ─────────────────────────────────────────────────────────────
+
+  private sequence<E extends UnsequencedEvent>(e: E): E & { seq: number } {
+    return { ...e, seq: this.nextSeq++ } as E & { seq: number };
+  }
+
+  /** Sequences, reduces and commits a batch of events that need no cause links. */
+  record(events: UnsequencedEvent[]): void {
+    if (events.length === 0) return;
+    this.commit(events.map((e) => this.sequence(e)) as TimelineEvent[]);
+  }
+
+  private commit(events: TimelineEvent[]): void {
+    if (events.length === 0) return;
+    for (const e of events) {
+      this.working = reduce(this.working, e);
+      this.instruments.eventsEmitted.inc({ kind: e.kind });
+    }
+    this.pending.push(...events);
+    this.flush();
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    let stored: TimelineEvent[];
+    try {
+      stored = this.options.store.append(stripSeq(batch));
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (this.storeError !== message) this.log(`store: ${message}; ${batch.length} event(s) held in memory and retried`);
+      this.storeError = message;
+      return;
+    }
+    if (this.storeError) this.log('store: writing again; held events recorded');
+    this.storeError = undefined;
+    this.pending = [];
+    if (stored.length !== batch.length || stored[0]?.seq !== batch[0]?.seq) {
+      // The store is the authority on seq; it must agree with the engine's numbering.
+      throw new Error(`store assigned seqs ${stored[0]?.seq}… to a batch the engine numbered ${batch[0]?.seq}…`);
+    }
+    for (const e of batch) this.committed = reduce(this.committed, e);
+    this.bus.publish(batch);
+  }
+
+  private collectGauges(): void {
+    this.instruments.subscribers.set({}, this.bus.size);
+    this.instruments.eventsDropped.setTotal({}, this.bus.dropped);
+    this.instruments.pods.reset();
+    this.instruments.nodes.reset();
+    for (const node of Object.values(this.committed.nodes)) {
+      const counts: Record<string, number> = { Pending: 0, Running: 0, Succeeded: 0, Failed: 0 };
+      for (const p of Object.values(node.pods)) counts[p.status.phase ?? 'Pending'] = (counts[p.status.phase ?? 'Pending'] ?? 0) + 1;
+      for (const [phase, count] of Object.entries(counts)) this.instruments.pods.set({ node: node.name, phase }, count);
+      const ready = node.conditions.find((c) => c.type === 'Ready')?.status;
+      this.instruments.nodes.set({ node: node.name }, ready === 'True' ? 1 : ready === 'False' ? 0 : -1);
+    }
+  }
+
+  private log(line: string): void {
+    (this.options.log ?? ((l: string) => console.error(`[podscope] ${l}`)))(line);
+  }
+
+  /** The node view as recorded (for tests). */
+  nodeView(name: string): NodeView | undefined {
+    return this.working.nodes[name];
+  }
+}
+
+function stripSeq(events: TimelineEvent[]): UnsequencedEvent[] {
+  return events.map(({ seq: _seq, ...rest }) => rest as UnsequencedEvent);
+}
+
+const causeOf = (seq: number | undefined) => (seq === undefined ? {} : { cause: seq });
+
+function criEvent(o: RelistOutcome, tr: Transition, t: number): Omit<CriEvent, 'seq'> {
+  return {
+    kind: 'cri',
+    type: tr.type,
+    source: o.source,
+    node: o.node,
+    t,
+    podUid: tr.podUid,
+    id: tr.id,
+    ...(tr.container ? { container: tr.container } : {}),
+    ...(tr.runtimeTime !== undefined ? { runtimeTime: tr.runtimeTime } : {}),
+    detail: tr.detail,
+  };
+}
+
+function conditionDetail(conditions: RuntimeCondition[]): Record<string, string | boolean> {
+  const out: Record<string, string | boolean> = {};
+  for (const c of conditions) {
+    out[c.type] = c.status;
+    if (!c.status && c.reason) out[`${c.type}.reason`] = c.reason;
+  }
+  return out;
+}

@@ -1,0 +1,25 @@
+/**
+ * What the kubelet knows that the CRI does not, from whoever can tell: Podscope's own driver
+ * (in process) or the API server (server/kube). The engine asks every provider, most trusted
+ * first, and says in each pod which source its spec came from.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import type { SyncError } from '@/lib/kubelet/runtime';
+
+export interface PodHints {
+  /** The kubelet's reason cache: why it could not start a container (ErrImagePull, …). */
+  syncErrors?: Record<string, SyncError>;
+  /** Epoch ms the pod was marked for deletion (graceful termination under way). */
+  deletionTimestamp?: number;
+  /** The kubelet decided the pod is terminal (deleted, evicted, past activeDeadlineSeconds). */
+  podIsTerminal?: boolean;
+}
+
+export interface HintProvider {
+  readonly name: 'apiserver' | 'driver';
+  /** The pod's full spec when this provider knows it. */
+  specFor?(uid: string): V1Pod | undefined;
+  hintsFor(uid: string): PodHints | undefined;
+  /** Called by the provider's owner when hints for these pods changed, so the engine re-derives them. */
+  onChange?(listener: (uids: string[]) => void): () => void;
+}

@@ -1,0 +1,357 @@
+/**
+ * One node's relist loop — Podscope's PLEG (upstream pkg/kubelet/pleg/generic.go, evented.go).
+ *
+ * Each pass: ListPodSandbox + ListContainers; ContainerStatus / PodSandboxStatus only for what is
+ * new, changed or still unresolved; then the diff (diff.ts) and a hand-over of the touched pods
+ * to the engine, which derives and records. I/O sits at the edges; the diff in between is pure.
+ *
+ * - Never two relists of one node at once: a tick that finds one running is skipped and counted.
+ * - A failed inspection keeps the old record and retries it next pass (the pod is re-read).
+ * - With GetContainerEvents the stream is a hint to relist now; a slow full relist keeps it
+ *   honest. UNIMPLEMENTED or a broken stream falls back to polling at the relist period.
+ */
+import type { RuntimeContainer, RuntimeInfo, RuntimePodStatus, RuntimeSandbox } from '@/lib/kubelet/runtime';
+import { containerTransitions, planInspection, sandboxTransitions, type Transition } from './diff';
+import type { RuntimeClient, RuntimeStatusReport } from './runtime-client';
+
+export interface Clock {
+  now(): number;
+}
+
+export interface WatcherTimings {
+  relistMs: number;
+  nodeStatusMs: number;
+  fullRelistMs: number;
+}
+
+/** What one successful relist hands to the engine. */
+export interface RelistOutcome {
+  node: string;
+  startedAt: number;
+  finishedAt: number;
+  source: 'relist' | 'events';
+  transitions: Transition[];
+  /** Runtime view of every pod whose records changed, failed inspection, or is still present. */
+  pods: Map<string, RuntimePodStatus>;
+  /** Uids with a transition or a failed inspection in this pass (the engine re-derives these). */
+  touched: Set<string>;
+  /** Uids that vanished from the runtime entirely. */
+  removed: Set<string>;
+  /** Previous records of containers, for back-off bookkeeping (a new attempt after an exit). */
+  previousContainers: ReadonlyMap<string, RuntimeContainer>;
+}
+
+export interface WatcherSink {
+  relisted(outcome: RelistOutcome): void;
+  relistFailed(node: string, at: number, error: Error, firstFailure: boolean): void;
+  statusRead(node: string, at: number, status: RuntimeStatusReport | undefined, error?: Error): void;
+  connected(node: string, info: RuntimeInfo): void;
+  modeChanged(node: string, mode: 'events' | 'polling', reason: string): void;
+  skippedTick(node: string): void;
+  inspectFailed(node: string, id: string, error: Error): void;
+}
+
+const INSPECT_CONCURRENCY = 16;
+const STREAM_RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+/** Evented PLEG gives up on the stream after this many failures (pkg/kubelet/pleg/evented.go). */
+const MAX_STREAM_FAILURES = 5;
+
+export class NodeWatcher {
+  private sandboxes = new Map<string, RuntimeSandbox>();
+  private containers = new Map<string, RuntimeContainer>();
+  private readonly retryPods = new Set<string>();
+  private relisting = false;
+  /** A relist was asked for while one ran (an event arrived): run again right after. */
+  private again = false;
+  private failing = false;
+  private timers: ReturnType<typeof setTimeout>[] = [];
+  private stopped = false;
+  private readonly streamAbort = new AbortController();
+  private streamFailures = 0;
+
+  mode: 'events' | 'polling' = 'polling';
+  relists = 0;
+  skipped = 0;
+  lastRelistAt: number | undefined;
+  lastContactAt: number | undefined;
+  lastError: string | undefined;
+  connected = false;
+
+  constructor(
+    readonly name: string,
+    readonly client: RuntimeClient,
+    private readonly sink: WatcherSink,
+    private readonly clock: Clock,
+    private readonly timings: WatcherTimings,
+    readonly lab = false,
+  ) {}
+
+  /** Starts the loops. Connection failures are reported and retried by the loops themselves. */
+  start(): void {
+    void this.connect();
+    this.every(this.timings.relistMs, () => {
+      if (this.mode === 'polling') void this.relist('relist');
+    });
+    this.every(this.timings.fullRelistMs, () => {
+      if (this.mode === 'events') void this.relist('relist');
+    });
+    this.every(this.timings.nodeStatusMs, () => void this.readStatus());
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    this.streamAbort.abort();
+    this.client.close();
+  }
+
+  /** Records currently held (for tests and snapshots). */
+  records(): { sandboxes: RuntimeSandbox[]; containers: RuntimeContainer[] } {
+    return { sandboxes: [...this.sandboxes.values()], containers: [...this.containers.values()] };
+  }
+
+  private every(ms: number, fn: () => void): void {
+    this.timers.push(setInterval(fn, ms));
+  }
+
+  private async connect(): Promise<void> {
+    try {
+      const info = await this.client.version();
+      this.connected = true;
+      this.lastContactAt = this.clock.now();
+      this.sink.connected(this.name, info);
+      await this.readStatus();
+      await this.relist('relist');
+      void this.watchEvents();
+    } catch (err) {
+      this.connected = false;
+      this.lastError = message(err);
+      // The relist loop keeps trying; the first success completes the connection.
+      this.sink.relistFailed(this.name, this.clock.now(), asError(err), !this.failing);
+      this.failing = true;
+    }
+  }
+
+  async readStatus(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const status = await this.client.status();
+      this.lastContactAt = this.clock.now();
+      this.sink.statusRead(this.name, this.clock.now(), status);
+    } catch (err) {
+      this.sink.statusRead(this.name, this.clock.now(), undefined, asError(err));
+    }
+  }
+
+  /** One relist pass. Public so tests can drive it without timers. */
+  async relist(source: 'relist' | 'events' = 'relist'): Promise<void> {
+    if (this.stopped) return;
+    if (this.relisting) {
+      if (source === 'events') this.again = true;
+      else {
+        this.skipped++;
+        this.sink.skippedTick(this.name);
+      }
+      return;
+    }
+    this.relisting = true;
+    const startedAt = this.clock.now();
+    try {
+      const [listedSandboxes, listedContainers] = await Promise.all([
+        this.client.listPodSandbox(),
+        this.client.listContainers(),
+      ]);
+      if (!this.connected) {
+        const info = await this.client.version();
+        this.connected = true;
+        this.sink.connected(this.name, info);
+        void this.watchEvents();
+      }
+      const outcome = await this.absorb(listedSandboxes, listedContainers, startedAt, source);
+      this.relists++;
+      this.lastRelistAt = outcome.finishedAt;
+      this.lastContactAt = outcome.finishedAt;
+      this.lastError = undefined;
+      this.failing = false;
+      this.sink.relisted(outcome);
+    } catch (err) {
+      this.lastError = message(err);
+      this.sink.relistFailed(this.name, this.clock.now(), asError(err), !this.failing);
+      this.failing = true;
+    } finally {
+      this.relisting = false;
+    }
+    if (this.again && !this.stopped) {
+      this.again = false;
+      await this.relist('events');
+    }
+  }
+
+  private async absorb(
+    listedSandboxes: RuntimeSandbox[],
+    listedContainers: RuntimeContainer[],
+    startedAt: number,
+    source: 'relist' | 'events',
+  ): Promise<RelistOutcome> {
+    const plan = planInspection(this.containers, listedContainers, this.sandboxes, listedSandboxes);
+    const inspectedContainers = await this.inspectAll(plan.containers, (id) => this.client.containerStatus(id));
+    const inspectedSandboxes = await this.inspectAll(plan.sandboxes, (id) => this.client.podSandboxStatus(id));
+
+    const sandboxes = new Map<string, RuntimeSandbox>();
+    for (const s of listedSandboxes) {
+      const fresh = inspectedSandboxes.get(s.id);
+      const prev = this.sandboxes.get(s.id);
+      sandboxes.set(s.id, fresh ?? (prev && prev.state === s.state ? prev : { ...s, inspected: false }));
+    }
+    const uidOfSandbox = (id: string) => sandboxes.get(id)?.uid ?? this.sandboxes.get(id)?.uid;
+
+    const failed = new Set<string>();
+    const containers = new Map<string, RuntimeContainer>();
+    for (const c of listedContainers) {
+      const fresh = inspectedContainers.get(c.id);
+      const prev = this.containers.get(c.id);
+      if (fresh) containers.set(c.id, fresh);
+      else if (plan.containers.includes(c.id)) {
+        // Inspection failed: keep the old record (the diff repeats next pass) or, if new, hold
+        // the listed record back so it is reported once it can be read.
+        const uid = podUidOf(c, uidOfSandbox);
+        if (uid) failed.add(uid);
+        if (prev) containers.set(c.id, prev);
+      } else containers.set(c.id, prev ?? c);
+    }
+
+    const transitions: Transition[] = [];
+    const touched = new Set<string>(this.retryPods);
+    this.retryPods.clear();
+    for (const uid of failed) this.retryPods.add(uid);
+
+    for (const id of new Set([...this.sandboxes.keys(), ...sandboxes.keys()])) {
+      for (const tr of sandboxTransitions(this.sandboxes.get(id), sandboxes.get(id))) {
+        transitions.push(tr);
+        touched.add(tr.podUid);
+      }
+    }
+    for (const id of new Set([...this.containers.keys(), ...containers.keys()])) {
+      const old = this.containers.get(id);
+      const now = containers.get(id);
+      // A container that vanished because its inspection failed is not gone: it was kept above.
+      const uid = podUidOf((now ?? old) as RuntimeContainer, uidOfSandbox);
+      if (!uid) continue;
+      for (const tr of containerTransitions(old, now, uid)) {
+        transitions.push(tr);
+        touched.add(uid);
+      }
+    }
+    for (const uid of failed) touched.add(uid);
+
+    const previousContainers = this.containers;
+    this.sandboxes = sandboxes;
+    this.containers = containers;
+
+    const pods = groupPods(sandboxes, containers, uidOfSandbox);
+    const removed = new Set<string>();
+    for (const uid of touched) if (!pods.has(uid)) removed.add(uid);
+    return {
+      node: this.name,
+      startedAt,
+      finishedAt: this.clock.now(),
+      source,
+      transitions,
+      pods,
+      touched,
+      removed,
+      previousContainers,
+    };
+  }
+
+  private async inspectAll<T>(ids: string[], read: (id: string) => Promise<T>): Promise<Map<string, T>> {
+    const out = new Map<string, T>();
+    let next = 0;
+    const worker = async () => {
+      while (next < ids.length) {
+        const id = ids[next++];
+        if (id === undefined) break;
+        try {
+          out.set(id, await read(id));
+        } catch (err) {
+          this.sink.inspectFailed(this.name, id, asError(err));
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(INSPECT_CONCURRENCY, ids.length) }, worker));
+    return out;
+  }
+
+  /** GetContainerEvents: each notice triggers a relist; failures fall back to polling. */
+  private async watchEvents(): Promise<void> {
+    if (this.stopped || this.streamFailures >= MAX_STREAM_FAILURES) return;
+    try {
+      const stream = this.client.containerEvents(this.streamAbort.signal);
+      let first = true;
+      for await (const _notice of stream) {
+        if (first) {
+          first = false;
+          this.streamFailures = 0;
+        }
+        if (this.mode !== 'events') {
+          this.mode = 'events';
+          this.sink.modeChanged(this.name, 'events', 'GetContainerEvents stream is delivering');
+        }
+        void this.relist('events');
+      }
+      if (this.stopped) return;
+      throw new Error('GetContainerEvents stream ended');
+    } catch (err) {
+      if (this.stopped) return;
+      const unimplemented = (err as { unimplemented?: boolean }).unimplemented === true;
+      if (this.mode === 'events' || unimplemented) {
+        this.mode = 'polling';
+        this.sink.modeChanged(
+          this.name,
+          'polling',
+          unimplemented ? 'GetContainerEvents is UNIMPLEMENTED by this runtime' : `event stream broke: ${message(err)}`,
+        );
+      }
+      if (unimplemented) return;
+      this.streamFailures++;
+      const delay = STREAM_RETRY_MS[Math.min(this.streamFailures - 1, STREAM_RETRY_MS.length - 1)] ?? 30_000;
+      this.timers.push(setTimeout(() => void this.watchEvents(), delay));
+    }
+  }
+}
+
+function podUidOf(c: RuntimeContainer, uidOfSandbox: (id: string) => string | undefined): string | undefined {
+  return c.labels['io.kubernetes.pod.uid'] ?? uidOfSandbox(c.sandboxId);
+}
+
+function groupPods(
+  sandboxes: Map<string, RuntimeSandbox>,
+  containers: Map<string, RuntimeContainer>,
+  uidOfSandbox: (id: string) => string | undefined,
+): Map<string, RuntimePodStatus> {
+  const pods = new Map<string, RuntimePodStatus>();
+  const pod = (uid: string, name: string, namespace: string) => {
+    let p = pods.get(uid);
+    if (!p) {
+      p = { uid, name, namespace, sandboxes: [], containers: [] };
+      pods.set(uid, p);
+    }
+    return p;
+  };
+  for (const s of sandboxes.values()) pod(s.uid, s.name, s.namespace).sandboxes.push(s);
+  for (const c of containers.values()) {
+    const uid = podUidOf(c, uidOfSandbox);
+    if (!uid) continue;
+    pod(uid, c.labels['io.kubernetes.pod.name'] ?? '', c.labels['io.kubernetes.pod.namespace'] ?? '').containers.push(c);
+  }
+  for (const p of pods.values()) {
+    p.sandboxes.sort((a, b) => b.createdAt - a.createdAt);
+    if (!p.name) p.name = p.sandboxes[0]?.name ?? p.uid;
+    if (!p.namespace) p.namespace = p.sandboxes[0]?.namespace ?? 'default';
+  }
+  return pods;
+}
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const asError = (err: unknown) => (err instanceof Error ? err : new Error(String(err)));

@@ -1,0 +1,5 @@
+import type { EngineApi } from '@/server/engine/api';
+
+export interface Context {
+  engine: EngineApi;
+}

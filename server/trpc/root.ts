@@ -1,0 +1,13 @@
+import { createCallerFactory, router } from './init';
+import { clusterRouter } from './routers/cluster';
+import { nodesRouter } from './routers/nodes';
+import { timelineRouter } from './routers/timeline';
+
+export const appRouter = router({
+  cluster: clusterRouter,
+  timeline: timelineRouter,
+  nodes: nodesRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);

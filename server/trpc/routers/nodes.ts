@@ -1,0 +1,34 @@
+import { TRPCError } from '@trpc/server';
+import { z } from 'zod';
+import { publicProcedure, router } from '../init';
+
+const nodeName = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'a node name is a DNS subdomain (lower case letters, digits, - and .)');
+
+export const nodesRouter = router({
+  list: publicProcedure.query(({ ctx }) => ctx.engine.nodes()),
+  connect: publicProcedure
+    .input(z.object({ name: nodeName, endpoint: z.string().min(1).max(1024) }))
+    .mutation(async ({ ctx, input }) => {
+      if (!ctx.engine.endpointAllowed(input.endpoint)) {
+        throw new TRPCError({
+          code: 'FORBIDDEN',
+          message: `endpoint ${input.endpoint} is not configured or allow-listed (PODSCOPE_ALLOW_ENDPOINTS)`,
+        });
+      }
+      if (ctx.engine.nodes().some((n) => n.name === input.name)) {
+        throw new TRPCError({ code: 'CONFLICT', message: `node ${input.name} is already connected` });
+      }
+      return ctx.engine.connect(input);
+    }),
+  disconnect: publicProcedure.input(z.object({ name: nodeName })).mutation(async ({ ctx, input }) => {
+    if (!ctx.engine.nodes().some((n) => n.name === input.name)) {
+      throw new TRPCError({ code: 'NOT_FOUND', message: `no node named ${input.name}` });
+    }
+    await ctx.engine.disconnect(input.name);
+    return { ok: true as const };
+  }),
+});
