@@ -31,7 +31,6 @@ import { nodeEvents } from './node-events';
 import { NodeWatcher, type Clock, type RelistOutcome, type WatcherSink } from './node-watcher';
 import { derivePodView } from './pod-view';
 import { podEvents } from './pod-events';
-import { parseNodeResources } from './resources';
 import type { RuntimeClient, RuntimeStatusReport } from './runtime-client';
 
 /** The store as the engine uses it (server/store implements it). */
@@ -270,7 +269,7 @@ export class Engine implements EngineApi {
       const changed = JSON.stringify(n.runtimeConditions) !== JSON.stringify(status.conditions);
       n.runtimeConditions = status.conditions;
       n.statusError = undefined;
-      n.resources = parseNodeResources(status.info) ?? n.resources;
+      n.resources = status.node ?? n.resources;
       if (changed) {
         const events: UnsequencedEvent[] = [
           { kind: 'cri', type: 'RuntimeConditionChanged', source: 'relist', node, t: at, detail: conditionDetail(status.conditions) },

@@ -195,7 +195,10 @@ export class NodeWatcher {
     source: 'relist' | 'events',
   ): Promise<RelistOutcome> {
     const plan = planInspection(this.containers, listedContainers, this.sandboxes, listedSandboxes);
-    const inspectedContainers = await this.inspectAll(plan.containers, (id) => this.client.containerStatus(id));
+    const sandboxOf = new Map(listedContainers.map((c) => [c.id, c.sandboxId]));
+    const inspectedContainers = await this.inspectAll(plan.containers, (id) =>
+      this.client.containerStatus(id, sandboxOf.get(id) ?? ''),
+    );
     const inspectedSandboxes = await this.inspectAll(plan.sandboxes, (id) => this.client.podSandboxStatus(id));
 
     const sandboxes = new Map<string, RuntimeSandbox>();

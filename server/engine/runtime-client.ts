@@ -2,12 +2,18 @@
  * The part of a CRI runtime the engine reads. server/cri's CriClient provides it over gRPC;
  * tests may provide it in memory. Proto shapes never reach this interface.
  */
-import type { RuntimeCondition, RuntimeContainer, RuntimeInfo, RuntimeSandbox } from '@/lib/kubelet/runtime';
+import type {
+  NodeResources,
+  RuntimeCondition,
+  RuntimeContainer,
+  RuntimeInfo,
+  RuntimeSandbox,
+} from '@/lib/kubelet/runtime';
 
 export interface RuntimeStatusReport {
   conditions: RuntimeCondition[];
-  /** Verbose info (containerd: config; the simulator: node capacity under `podscope.sim/node`). */
-  info: Record<string, string>;
+  /** Node capacity figures where the runtime publishes them (the simulator does). */
+  node?: NodeResources;
 }
 
 /** One GetContainerEvents notice; the engine treats it as a hint to relist now. */
@@ -25,7 +31,8 @@ export interface RuntimeClient {
   listPodSandbox(): Promise<RuntimeSandbox[]>;
   listContainers(): Promise<RuntimeContainer[]>;
   podSandboxStatus(id: string): Promise<RuntimeSandbox>;
-  containerStatus(id: string): Promise<RuntimeContainer>;
+  /** The CRI's ContainerStatus carries no sandbox id; the caller passes the listed one. */
+  containerStatus(id: string, sandboxId: string): Promise<RuntimeContainer>;
   /** Rejects/throws with `unimplemented: true` on the error when the runtime has no event stream. */
   containerEvents(signal: AbortSignal): AsyncIterable<ContainerEventNotice>;
   close(): void;
