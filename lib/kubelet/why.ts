@@ -1,0 +1,77 @@
+/**
+ * The explanation ids lib/kubelet can emit, with the parameter names each one takes. The `why`
+ * catalogues (messages/<locale>/why.json) must define every id with exactly these parameters;
+ * why.test.ts checks both locales against this table.
+ */
+import type { Explanation, ExplanationParam } from './explanation';
+
+export const WHY = {
+  // pod phase (getPhase)
+  'phase.pending.initPending': ['pending', 'names'],
+  'phase.pending.sidecarNotStarted': ['pending', 'names'],
+  'phase.pending.waiting': ['waiting', 'names'],
+  'phase.pending.notStarted': ['unknown', 'total'],
+  'phase.running.allStarted': ['running', 'total'],
+  'phase.running.restartAlways': ['stopped'],
+  'phase.running.someRestartable': ['restartable', 'stopped', 'restartPolicy'],
+  'phase.running.restartOnFailure': ['failed'],
+  'phase.succeeded.allSucceeded': ['succeeded'],
+  'phase.succeeded.terminal': ['succeeded'],
+  'phase.failed.terminal': ['failed', 'stopped'],
+  'phase.failed.initNotRestartable': ['name', 'exitCode'],
+  'phase.failed.initRestartNever': ['failed'],
+  'phase.failed.notRestartable': ['failed', 'stopped'],
+  'phase.failed.restartNever': ['failed', 'stopped'],
+  'phase.kept.terminal': ['phase', 'computed'],
+  // pod conditions (status/generate.go)
+  'condition.containersReady.true': ['count'],
+  'condition.containersReady.unknownStatuses': [],
+  'condition.containersReady.podCompleted': [],
+  'condition.containersReady.podFailed': [],
+  'condition.containersReady.notReady': ['unknown', 'unready', 'unknownCount', 'unreadyCount'],
+  'condition.ready.true': ['gates'],
+  'condition.ready.containersNotReady': ['reason'],
+  'condition.ready.gatesNotReady': ['gates'],
+  'condition.ready.nodeNotReady': ['nodeStatus'],
+  'condition.initialized.true': ['count'],
+  'condition.initialized.noInitContainers': [],
+  'condition.initialized.unknownStatuses': [],
+  'condition.initialized.podCompleted': [],
+  'condition.initialized.regularStarted': [],
+  'condition.initialized.keptTrue': [],
+  'condition.initialized.notInitialized': [
+    'unknown',
+    'incomplete',
+    'unknownCount',
+    'incompleteCount',
+  ],
+  'condition.readyToStart.true': ['ip'],
+  'condition.readyToStart.noSandbox': [],
+  'condition.readyToStart.multipleReady': ['count'],
+  'condition.readyToStart.notReady': [],
+  'condition.readyToStart.networkNamespaceMode': ['want', 'got'],
+  'condition.readyToStart.noIP': [],
+  'condition.scheduled.true': [],
+} as const satisfies Record<string, readonly string[]>;
+
+export type WhyId = keyof typeof WHY;
+export type WhyParams<I extends WhyId> = {
+  readonly [K in (typeof WHY)[I][number]]: ExplanationParam;
+};
+export type WhyInputs = NonNullable<Explanation['inputs']>;
+
+/** Builds an Explanation whose params are checked against the WHY table at compile time. */
+export function why<I extends WhyId>(
+  id: I,
+  params: WhyParams<I>,
+  rule: string,
+  inputs?: WhyInputs,
+): Explanation {
+  const keys = Object.keys(params);
+  return {
+    id,
+    ...(keys.length > 0 ? { params } : {}),
+    rule,
+    ...(inputs ? { inputs } : {}),
+  };
+}
