@@ -14,6 +14,7 @@
 import type { V1ContainerStatus, V1NodeCondition, V1PodCondition } from '@kubernetes/client-node';
 import type { Explanation } from '../kubelet/explanation';
 import type { RuntimeCondition, RuntimeInfo } from '../kubelet/runtime';
+import type { Drift } from '../drift/types';
 import type { NodeHealth, PodView } from './state';
 
 interface EventBase {
@@ -100,6 +101,8 @@ export interface PodPatch {
   status?: Partial<PodView['status']>;
   /** The phase's explanation changed while the phase did not. */
   whyPhase?: Explanation;
+  /** Where the API server disagrees with the runtime (lib/drift); [] or null clears. */
+  drift?: Drift[] | null;
 }
 
 export interface NodeEvent extends EventBase {
@@ -113,15 +116,42 @@ export interface NodeEvent extends EventBase {
   condition?: V1NodeCondition;
   from?: string;
   why?: Explanation;
+  /** NodeUpdated: where the API server disagrees with the runtime (lib/drift); [] or null clears. */
+  drift?: Drift[] | null;
+}
+
+/**
+ * An Event from the API server (core/v1 Event, as `kubectl get events` shows it), recorded beside
+ * the CRI events. Like a CRI event it does not change the drawn state by itself. Times are epoch
+ * ms; `t` is when Podscope observed it, `lastTimestamp` when the reporter last saw it happen.
+ */
+export interface K8sEvent extends EventBase {
+  kind: 'k8s';
+  type: 'Event';
+  reason: string;
+  message: string;
+  eventType: 'Normal' | 'Warning';
+  involvedObject: { kind: string; name: string; namespace?: string; uid?: string; fieldPath?: string };
+  /** How many times the reporter has seen it (deduplicated by the event recorder). */
+  count: number;
+  firstTimestamp?: number;
+  lastTimestamp?: number;
+  /** The reporting component (kubelet, default-scheduler, node-controller …). */
+  source?: string;
+  /** The runtime pod uid when the event is about a pod (for a static pod: its config hash). */
+  podUid?: string;
+  /** Container name, when the event's fieldPath names one (`spec.containers{app}`). */
+  container?: string;
 }
 
 export type DerivedEvent = ContainerEvent | PodEvent | NodeEvent;
-export type TimelineEvent = CriEvent | DerivedEvent;
+export type TimelineEvent = CriEvent | DerivedEvent | K8sEvent;
 
 /** An event before the store has given it a seq. */
 export type UnsequencedEvent = TimelineEvent extends infer E ? (E extends TimelineEvent ? Omit<E, 'seq'> : never) : never;
 
-export const isDerived = (e: TimelineEvent): e is DerivedEvent => e.kind !== 'cri';
+export const isDerived = (e: TimelineEvent): e is DerivedEvent =>
+  e.kind === 'container' || e.kind === 'pod' || e.kind === 'node';
 
 /** The entity an event is about, in the UI's data-id form: node name, pod uid, or `<pod uid>/<container>`. */
 export function entityId(e: TimelineEvent): string {
@@ -133,6 +163,7 @@ export function entityId(e: TimelineEvent): string {
     case 'container':
       return `${e.podUid}/${e.name}`;
     case 'cri':
+    case 'k8s':
       if (e.podUid && e.container) return `${e.podUid}/${e.container}`;
       return e.podUid ?? e.node;
   }

@@ -11,12 +11,15 @@
 import type { V1ContainerStatus, V1NodeCondition, V1PodCondition } from '@kubernetes/client-node';
 import type { ContainerEvent, NodeEvent, PodEvent, TimelineEvent } from './events';
 import type { ClusterState, NodeView, PodView } from './state';
+import type { Drift } from '../drift/types';
 
 export function reduce(state: ClusterState, event: TimelineEvent): ClusterState {
   if (event.seq <= state.seq) return state;
   const advanced = { seq: event.seq, t: Math.max(state.t, event.t) };
   switch (event.kind) {
     case 'cri':
+    case 'k8s':
+      // API-server Events, like CRI events, are facts on the wire: they advance seq/t only.
       return { ...state, ...advanced };
     case 'node':
       return { ...advanced, nodes: applyNode(state.nodes, event) };
@@ -58,18 +61,18 @@ function applyNode(nodes: ClusterState['nodes'], e: NodeEvent): ClusterState['no
       const { [e.node]: _gone, ...rest } = nodes;
       return rest;
     }
-    case 'NodeUpdated':
+    case 'NodeUpdated': {
       if (!existing) return nodes;
-      return {
-        ...nodes,
-        [e.node]: {
-          ...existing,
-          ...(e.endpoint !== undefined ? { endpoint: e.endpoint } : {}),
-          ...(e.runtime ? { runtime: e.runtime } : {}),
-          ...(e.runtimeConditions ? { runtimeConditions: e.runtimeConditions } : {}),
-          ...(e.health ? { health: e.health } : {}),
-        },
+      const updated: NodeView = {
+        ...existing,
+        ...(e.endpoint !== undefined ? { endpoint: e.endpoint } : {}),
+        ...(e.runtime ? { runtime: e.runtime } : {}),
+        ...(e.runtimeConditions ? { runtimeConditions: e.runtimeConditions } : {}),
+        ...(e.health ? { health: e.health } : {}),
       };
+      setDrift(updated, e.drift);
+      return { ...nodes, [e.node]: updated };
+    }
     case 'NodeConditionChanged': {
       if (!existing || !e.condition) return nodes;
       return {
@@ -126,7 +129,15 @@ function applyPodPatch(p: PodView, patch: NonNullable<PodEvent['patch']>): PodVi
   setOrClear(next, 'evictionDueAt', patch.evictionDueAt);
   setOrClear(next, 'nextRestartAt', patch.nextRestartAt);
   setOrClear(next, 'deletionTimestamp', patch.deletionTimestamp);
+  setDrift(next, patch.drift);
   return next;
+}
+
+/** Drift is a "set" like every patch field: a list replaces, [] or null removes the field. */
+function setDrift(target: PodView | NodeView, drift: Drift[] | null | undefined): void {
+  if (drift === undefined) return;
+  if (drift === null || drift.length === 0) delete target.drift;
+  else target.drift = drift;
 }
 
 function setOrClear<K extends 'evictionDueAt' | 'nextRestartAt' | 'deletionTimestamp'>(

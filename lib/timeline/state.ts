@@ -8,6 +8,7 @@
 import type { V1NodeCondition, V1PodStatus } from '@kubernetes/client-node';
 import type { Explanation } from '../kubelet/explanation';
 import type { RuntimeCondition, RuntimeInfo, SpecSource } from '../kubelet/runtime';
+import type { Drift } from '../drift/types';
 
 export type RestartPolicy = 'Always' | 'OnFailure' | 'Never';
 
@@ -48,6 +49,8 @@ export interface PodView {
   nextRestartAt?: Record<string, number>;
   /** Set when the pod is being deleted (graceful termination under way). */
   deletionTimestamp?: number;
+  /** Where the API server disagrees with the runtime (lib/drift); absent when none or no API server. */
+  drift?: Drift[];
 }
 
 export interface NodeHealth {
@@ -69,6 +72,8 @@ export interface NodeView {
   why: Record<string, Explanation>;
   health: NodeHealth;
   pods: Record<string, PodView>;
+  /** Node-level disagreements with the API server (conditions, Lease, pods the runtime lacks). */
+  drift?: Drift[];
 }
 
 export interface ClusterState {
