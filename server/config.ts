@@ -88,14 +88,16 @@ export class ConfigError extends Error {
 export function parseNodeSpec(spec: string, index = 0): NodeEndpoint {
   const eq = spec.indexOf('=');
   const hasName = eq > 0 && !spec.slice(0, eq).includes('/');
-  const endpoint = (hasName ? spec.slice(eq + 1) : spec).trim();
+  const raw = (hasName ? spec.slice(eq + 1) : spec).trim();
+  const lab = raw.endsWith('#lab');
+  const endpoint = lab ? raw.slice(0, -4) : raw;
   const name = hasName ? spec.slice(0, eq).trim() : defaultNodeName(endpoint, index);
-  const lab = endpoint.endsWith('#lab');
-  return { name, endpoint: lab ? endpoint.slice(0, -4) : endpoint, lab };
+  return { name, endpoint, lab };
 }
 
 function defaultNodeName(endpoint: string, index: number): string {
-  const path = endpoint.replace(/^unix:\/\//, '').replace(/^tcp:\/\//, '');
+  if (endpoint.startsWith('tcp://')) return `node-${index + 1}`;
+  const path = endpoint.replace(/^unix:\/\//, '');
   const base = path.split('/').filter(Boolean).pop() ?? '';
   const stem = base.replace(/\.sock$/, '').replace(/[^a-zA-Z0-9.-]/g, '-');
   return stem && stem !== 'containerd' && stem !== 'crio' ? stem : `node-${index + 1}`;
