@@ -29,7 +29,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CRI_NAMESPACE, instancePaths } from './config';
 import {
   cgroupDirsFor,
-  cgroupPids,
   isAlive,
   listPids,
   readCgroupPaths,
@@ -95,31 +94,66 @@ export function instanceIds(dir: string): Set<string> {
   return ids;
 }
 
-/** Every live process of the instance, by the three rules in the header. Never this process. */
+/** Whether a `/proc/<pid>/cgroup` path is the cgroup of one of the ids (or below it). */
+export function inIdCgroup(paths: readonly string[], ids: Iterable<string>): boolean {
+  const suffixes = [...ids].map((id) => `/${CRI_NAMESPACE}/${id}`);
+  return paths.some((path) => suffixes.some((s) => path === s || path.startsWith(`${s}/`)));
+}
+
+export function namesFolder(cmdline: readonly string[] | undefined, dir: string): boolean {
+  return cmdline?.some((arg) => arg === dir || arg.startsWith(dir + sep)) ?? false;
+}
+
+/**
+ * Every live process of the instance, by the rules in the header, plus the descendants of those
+ * (a container's processes while its shim lives). Never this process.
+ *
+ * The mount-namespace rule applies only once a process found by another rule is seen in that
+ * namespace: the kernel reuses the inode numbers of dead namespaces, so a recorded `mnt:[…]` of
+ * a crashed instance may by now name another, live instance's namespace.
+ *
+ * Container ids must be unique among instances running at once (CRI ids are random 64-hex):
+ * the cgroup `k8s.io/<id>` is shared by every runc that uses that id.
+ */
 export function instanceProcesses(
   dir: string,
   record: InstanceRecord | undefined,
   ids: Set<string>,
 ): number[] {
-  const hostNs = readMntNs(process.pid);
-  const privateNs =
-    record?.mntNs !== undefined && record.mntNs !== hostNs ? record.mntNs : undefined;
-  const cgroupSuffixes = [...ids].map((id) => `/${CRI_NAMESPACE}/${id}`);
-  const found: number[] = [];
-  for (const pid of listPids()) {
-    if (pid === process.pid || !isAlive(pid)) continue;
-    const cmdline = readCmdline(pid);
-    const namesDir = cmdline?.some((arg) => arg === dir || arg.startsWith(dir + sep)) ?? false;
-    const inNs = privateNs !== undefined && readMntNs(pid) === privateNs;
-    const inCgroup =
-      cgroupSuffixes.length > 0 &&
-      readCgroupPaths(pid).some((path) =>
-        cgroupSuffixes.some((suffix) => path === suffix || path.startsWith(`${suffix}/`)),
-      );
-    const isContainerd = record?.containerdPid === pid && isAlive(pid, record.containerdStartTime);
-    if (namesDir || inNs || inCgroup || isContainerd) found.push(pid);
+  const live = listPids()
+    .filter((pid) => pid !== process.pid)
+    .map((pid) => ({ pid, stat: readStat(pid) }))
+    .filter((p) => p.stat !== undefined && p.stat.state !== 'Z' && p.stat.state !== 'X');
+  const found = new Set<number>();
+  for (const { pid, stat } of live) {
+    const isContainerd =
+      record?.containerdPid === pid && stat?.startTime === record.containerdStartTime;
+    if (
+      isContainerd ||
+      namesFolder(readCmdline(pid), dir) ||
+      inIdCgroup(readCgroupPaths(pid), ids)
+    ) {
+      found.add(pid);
+    }
   }
-  return found;
+  const ns = record?.mntNs;
+  if (
+    ns !== undefined &&
+    ns !== readMntNs(process.pid) &&
+    [...found].some((pid) => readMntNs(pid) === ns)
+  ) {
+    for (const { pid } of live) if (readMntNs(pid) === ns) found.add(pid);
+  }
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const { pid, stat } of live) {
+      if (!found.has(pid) && stat !== undefined && found.has(stat.ppid)) {
+        found.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return [...found];
 }
 
 function signal(pid: number, sig: NodeJS.Signals): void {
@@ -163,8 +197,8 @@ async function removeCgroup(dir: string, timeoutMs: number): Promise<boolean> {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return true;
+      // Busy: a task is still exiting — or another instance reuses the id (then it stays).
       if (Date.now() >= deadline) return false;
-      for (const pid of cgroupPids(dir)) signal(pid, 'SIGKILL');
       await sleep(20);
     }
   }

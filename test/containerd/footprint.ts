@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { sep } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { instanceIds, instanceProcesses, readRecord } from './cleanup';
+import { inIdCgroup, instanceIds, instanceProcesses, namesFolder, readRecord } from './cleanup';
 import { CRI_NAMESPACE } from './config';
 import {
   cgroupDirsFor,
@@ -50,25 +50,27 @@ export function findLeftovers(fp: Footprint): string[] {
   const left: string[] = [];
   const describe = (pid: number) =>
     `${pid} ${(readCmdline(pid) ?? []).join(' ')} [${readStat(pid)?.state ?? '?'}]`;
-  const suffixes = fp.ids.map((id) => `/${CRI_NAMESPACE}/${id}`);
-  for (const pid of listPids()) {
-    if (pid === process.pid) continue;
-    const stat = readStat(pid);
-    if (stat === undefined) continue;
-    if (fp.processes.get(pid) === stat.startTime)
-      left.push(`process (seen while running) ${describe(pid)}`);
-    else if ((readCmdline(pid) ?? []).some((a) => a === fp.dir || a.startsWith(fp.dir + sep))) {
+  const pids = listPids().filter((pid) => pid !== process.pid);
+  const survivors = pids.filter((pid) => {
+    const start = fp.processes.get(pid);
+    return start !== undefined && readStat(pid)?.startTime === start;
+  });
+  // A namespace inode number is reused once the namespace dies: it still names the instance's
+  // namespace only while one of the instance's own processes lives in it.
+  const nsAlive = fp.mntNs !== undefined && survivors.some((pid) => readMntNs(pid) === fp.mntNs);
+  for (const pid of pids) {
+    if (survivors.includes(pid)) left.push(`process (seen while running) ${describe(pid)}`);
+    else if (namesFolder(readCmdline(pid), fp.dir))
       left.push(`process naming the folder ${describe(pid)}`);
-    } else if (fp.mntNs !== undefined && readMntNs(pid) === fp.mntNs) {
+    else if (nsAlive && readMntNs(pid) === fp.mntNs) {
       left.push(`process in the private mount namespace ${describe(pid)}`);
-    } else if (
-      readCgroupPaths(pid).some((p) => suffixes.some((s) => p === s || p.startsWith(`${s}/`)))
-    ) {
+    } else if (inIdCgroup(readCgroupPaths(pid), fp.ids)) {
       left.push(`process in an instance cgroup ${describe(pid)}`);
     }
     for (const point of readMountPoints(pid)) {
-      if (point === fp.dir || point.startsWith(fp.dir + sep))
+      if (point === fp.dir || point.startsWith(fp.dir + sep)) {
         left.push(`mount ${point} (seen by pid ${pid})`);
+      }
     }
   }
   for (const cg of cgroupDirsFor(fp.ids, CRI_NAMESPACE)) left.push(`cgroup ${cg}`);

@@ -124,19 +124,3 @@ export function cgroupDirsFor(ids: Iterable<string>, namespace = 'k8s.io'): stri
   }
   return found;
 }
-
-/** Pids listed in a cgroup folder and all of its descendants. */
-export function cgroupPids(dir: string): number[] {
-  const pids: number[] = [];
-  try {
-    for (const line of readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n')) {
-      if (line.length > 0) pids.push(Number(line));
-    }
-    for (const d of readdirSync(dir, { withFileTypes: true })) {
-      if (d.isDirectory()) pids.push(...cgroupPids(join(dir, d.name)));
-    }
-  } catch {
-    // the folder went away meanwhile: nothing left in it
-  }
-  return pids;
-}
