@@ -4,6 +4,7 @@
  * ported tables read like the originals. Test-only; not exported from index.ts.
  */
 import type { V1Container, V1ContainerStatus, V1PodCondition } from '@kubernetes/client-node';
+import type { RuntimeContainer, RuntimePodStatus, RuntimeSandbox } from '../runtime';
 
 const base = (name: string): V1ContainerStatus => ({
   name,
@@ -86,3 +87,66 @@ export const getPodCondition = (
 });
 
 export const sidecar = (name: string): V1Container => ({ name, restartPolicy: 'Always' });
+
+/** A runtime container record with sensible defaults. */
+export const record = (over: Partial<RuntimeContainer> & { name: string }): RuntimeContainer => ({
+  id: over.name,
+  sandboxId: 'sb1',
+  attempt: 0,
+  state: 'running',
+  createdAt: 1000,
+  image: '',
+  imageRef: '',
+  restartCount: 0,
+  labels: {},
+  annotations: {},
+  inspected: true,
+  ...over,
+});
+
+export const readySandbox = (over: Partial<RuntimeSandbox> = {}): RuntimeSandbox => ({
+  id: 'sb1',
+  name: 'p',
+  namespace: 'ns',
+  uid: 'uid1',
+  attempt: 0,
+  state: 'ready',
+  createdAt: 500,
+  labels: {},
+  annotations: {},
+  network: { ip: '10.0.0.10', additionalIps: [] },
+  inspected: true,
+  ...over,
+});
+
+export const runtimeOf = (
+  containers: RuntimeContainer[],
+  sandboxes: RuntimeSandbox[] = [readySandbox()],
+): RuntimePodStatus => ({
+  uid: 'uid1',
+  name: 'p',
+  namespace: 'ns',
+  sandboxes,
+  containers,
+});
+
+export const waitingWithLastTerminationUnknown = (
+  name: string,
+  restartCount: number,
+): V1ContainerStatus => ({
+  ...base(name),
+  state: { waiting: { reason: 'ContainerCreating' } },
+  lastState: {
+    terminated: {
+      reason: 'ContainerStatusUnknown',
+      message:
+        'The container could not be located when the pod was deleted.  The container used to be Running',
+      exitCode: 137,
+    },
+  },
+  restartCount,
+});
+export const withRestartCount = (
+  s: V1ContainerStatus,
+  restartCount: number,
+): V1ContainerStatus => ({ ...s, restartCount });
