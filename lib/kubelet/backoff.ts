@@ -155,3 +155,37 @@ export function backoffKey(
 /** format.Pod: `<name>_<namespace>(<uid>)`, as kubelet messages print a pod. */
 export const formatPod = (pod: { name?: string; namespace?: string; uid?: string }): string =>
   `${str(pod.name)}_${str(pod.namespace)}(${str(pod.uid)})`;
+
+/** An empty back-off with the kubelet's container defaults (same as newBackoff()). */
+export const emptyBackoff = (): BackoffState => newBackoff();
+
+/** The container a back-off entry belongs to. Without name, namespace and hash the key uses the uid alone. */
+export interface BackoffRef {
+  podUid: string;
+  container: string;
+  podName?: string;
+  namespace?: string;
+  /** The container's `io.kubernetes.container.hash` annotation. */
+  hash?: string;
+}
+
+export const backoffKeyFor = (ref: BackoffRef): string =>
+  backoffKey(
+    { name: ref.podName ?? '', namespace: ref.namespace ?? '', uid: ref.podUid },
+    ref.container,
+    ref.hash ?? '',
+  );
+
+/**
+ * The kubelet restarted a container: doBackOff found it outside its window and called
+ * Next(key, finishedAt of the exited attempt) at the restart time. Observers call this when they see
+ * a new attempt start, so later exits are judged against the right window.
+ */
+export function recordRestart(
+  state: BackoffState | undefined,
+  ref: BackoffRef,
+  previousExitAt: number,
+  restartAt: number,
+): BackoffState {
+  return backoffNext(state, backoffKeyFor(ref), previousExitAt, restartAt);
+}

@@ -16,6 +16,7 @@ import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import {
   backoffEntry,
   backoffKey,
+  backoffKeyFor,
   formatPod,
   hasExpired,
   newBackoff,
@@ -25,7 +26,7 @@ import {
 import type { FeatureGates } from './gates';
 import { findContainerStatusByName } from './records';
 import { isRestartableInitContainer, shouldContainerBeRestarted } from './restart';
-import type { RuntimePodStatus, SyncError } from './runtime';
+import { ANNOTATIONS, type RuntimePodStatus, type SyncError } from './runtime';
 import { finite, goDuration, int32, isObj, specOf, str } from './util';
 
 export const CrashLoopBackOff = 'CrashLoopBackOff';
@@ -92,9 +93,12 @@ export function inferCrashLoops(input: CrashLoopInput): Record<string, CrashLoop
     const key = backoffKey(
       id,
       container.name,
-      str(record.annotations?.['io.kubernetes.container.hash']),
+      str(record.annotations?.[ANNOTATIONS.containerHash]),
     );
-    let entry = backoffEntry(state, key);
+    // The kubelet's stable key first; then the uid-only key an observer without the hash records.
+    let entry =
+      backoffEntry(state, key) ??
+      backoffEntry(state, backoffKeyFor({ podUid: id.uid, container: container.name }));
     let source: CrashLoop['source'] = 'state';
     if (!entry) {
       entry = reconstructBackoffEntry(

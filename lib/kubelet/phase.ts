@@ -47,10 +47,21 @@ export interface PhaseCounts {
   succeeded: number;
 }
 
+/** Container names behind the counters, for explanations. */
+export interface PhaseNames {
+  pendingInit: string[];
+  pendingSidecar: string[];
+  waiting: string[];
+  unknown: string[];
+  restartable: string[];
+  failed: string[];
+}
+
 export interface PhaseDecision {
   phase: PodPhase;
   rule: PhaseRule;
   counts: PhaseCounts;
+  names: PhaseNames;
   /** The first regular init container that failed and will not be restarted, if any. */
   failedInit?: { name: string; exitCode: number };
 }
@@ -99,6 +110,14 @@ export function computePhase(
     stoppedNotRestartable: 0,
     succeeded: 0,
   };
+  const names: PhaseNames = {
+    pendingInit: [],
+    pendingSidecar: [],
+    waiting: [],
+    unknown: [],
+    restartable: [],
+    failed: [],
+  };
   let failedInit: PhaseDecision['failedInit'];
   const restartable = (
     container: Parameters<typeof containerShouldRestart>[0],
@@ -114,11 +133,13 @@ export function computePhase(
     const status = getContainerStatus(info, container.name);
     if (!status) {
       c.pendingRegularInitContainers++;
+      names.pendingInit.push(container.name);
       continue;
     }
     switch (stateKind(status)) {
       case 'running':
         c.pendingRegularInitContainers++;
+        names.pendingInit.push(container.name);
         break;
       case 'terminated': {
         const t = terminated(status);
@@ -146,11 +167,13 @@ export function computePhase(
           }
         } else {
           c.pendingRegularInitContainers++;
+          names.pendingInit.push(container.name);
         }
         break;
       }
       case 'none':
         c.pendingRegularInitContainers++;
+        names.pendingInit.push(container.name);
         break;
     }
   }
@@ -161,11 +184,15 @@ export function computePhase(
     const status = getContainerStatus(info, container.name);
     if (!status) {
       c.unknown++;
+      names.unknown.push(container.name);
       continue;
     }
     switch (stateKind(status)) {
       case 'running':
-        if (status.started !== true) c.pendingRestartableInitContainers++;
+        if (status.started !== true) {
+          c.pendingRestartableInitContainers++;
+          names.pendingSidecar.push(container.name);
+        }
         c.running++;
         break;
       case 'terminated':
@@ -175,11 +202,15 @@ export function computePhase(
         if (!lastTerminated(status)) {
           c.pendingRestartableInitContainers++;
           c.waiting++;
+          names.pendingSidecar.push(container.name);
+          names.waiting.push(container.name);
         }
         break;
       case 'none':
         c.pendingRestartableInitContainers++;
         c.unknown++;
+        names.pendingSidecar.push(container.name);
+        names.unknown.push(container.name);
         break;
     }
   }
@@ -189,6 +220,7 @@ export function computePhase(
     const status = getContainerStatus(info, container.name);
     if (!status) {
       c.unknown++;
+      names.unknown.push(container.name);
       continue;
     }
     switch (stateKind(status)) {
@@ -199,29 +231,36 @@ export function computePhase(
         c.stopped++;
         const t = terminated(status);
         const exitCode = int32(t?.exitCode);
-        if (crr && !restartable(container, exitCode, t?.reason)) c.stoppedNotRestartable++;
+        const canRestart = restartable(container, exitCode, t?.reason);
+        if (crr && !canRestart) c.stoppedNotRestartable++;
+        if (canRestart) names.restartable.push(container.name);
         if (exitCode === 0) c.succeeded++;
+        else names.failed.push(container.name);
         break;
       }
       case 'waiting': {
         const last = lastTerminated(status);
         if (last) {
           c.stopped++;
-          if (crr && !restartable(container, int32(last.exitCode), last.reason))
-            c.stoppedNotRestartable++;
+          const canRestart = restartable(container, int32(last.exitCode), last.reason);
+          if (crr && !canRestart) c.stoppedNotRestartable++;
+          if (canRestart) names.restartable.push(container.name);
+          if (int32(last.exitCode) !== 0) names.failed.push(container.name);
         } else {
           c.waiting++;
+          names.waiting.push(container.name);
         }
         break;
       }
       case 'none':
         c.unknown++;
+        names.unknown.push(container.name);
         break;
     }
   }
 
   const decide = (phase: PodPhase, rule: PhaseRule): PhaseDecision =>
-    failedInit ? { phase, rule, counts: c, failedInit } : { phase, rule, counts: c };
+    failedInit ? { phase, rule, counts: c, names, failedInit } : { phase, rule, counts: c, names };
 
   if (crr) {
     if (c.failedInitializationNotRestartable > 0)
@@ -266,6 +305,6 @@ export function getPhase(
   return computePhase(pod, statuses, podIsTerminal, podHasInitialized, gates).phase;
 }
 
-/** The phase the pod spec's restart policy names, for explanations ("Always" when empty, as the API defaults). */
+/** The pod's restartPolicy for explanations ("Always" when empty, as the API defaults it). */
 export const podRestartPolicy = (pod: V1Pod | undefined): string =>
   str(specOf(pod).restartPolicy) || 'Always';

@@ -23,6 +23,7 @@ export const WHY = {
   'phase.failed.notRestartable': ['failed', 'stopped'],
   'phase.failed.restartNever': ['failed', 'stopped'],
   'phase.kept.terminal': ['phase', 'computed'],
+  'phase.failed.deadlineExceeded': ['seconds'],
   // pod conditions (status/generate.go)
   'condition.containersReady.true': ['count'],
   'condition.containersReady.unknownStatuses': [],
@@ -52,6 +53,24 @@ export const WHY = {
   'condition.readyToStart.networkNamespaceMode': ['want', 'got'],
   'condition.readyToStart.noIP': [],
   'condition.scheduled.true': [],
+  // container states (convertToAPIContainerStatuses and the reason cache)
+  'container.waiting.creating': [],
+  'container.waiting.podInitializing': [],
+  'container.waiting.created': [],
+  'container.waiting.lostWhileRunning': ['restarts'],
+  'container.waiting.crashLoop': ['restarts', 'exitCode', 'reason', 'backoff', 'nextRestart'],
+  'container.waiting.image': ['reason', 'message'],
+  'container.waiting.syncError': ['reason', 'message'],
+  'container.running.ready': [],
+  'container.running.notReady': [],
+  'container.running.notStarted': [],
+  'container.terminated.completed': ['reason'],
+  'container.terminated.error': ['exitCode', 'reason'],
+  'container.terminated.oomKilled': ['exitCode'],
+  'container.terminated.startError': ['exitCode', 'message'],
+  'container.terminated.statusUnknown': [],
+  'container.terminated.initAssumedCompleted': [],
+  'container.unknown': [],
 } as const satisfies Record<string, readonly string[]>;
 
 export type WhyId = keyof typeof WHY;

@@ -1,0 +1,105 @@
+/**
+ * lib/kubelet — the kubelet's rules as pure functions: CRI records → V1ContainerStatus, pod phase,
+ * pod and node conditions, back-off, state machines, and an explanation for every derived value.
+ */
+export * from './runtime';
+export * from './explanation';
+export { DEFAULT_FEATURE_GATES, enabled, type FeatureGateName, type FeatureGates } from './gates';
+export {
+  POD_PHASES,
+  POD_CONDITION,
+  isTerminalPhase,
+  type ConditionStatus,
+  type PodPhase,
+} from './types';
+export { goDuration, apiTime } from './util';
+export {
+  containerShouldRestart,
+  findMatchingContainerRestartRule,
+  isContainerRestartable,
+  isRestartableInitContainer,
+  shouldContainerBeRestarted,
+} from './restart';
+export {
+  RESTARTING_ALL_CONTAINERS,
+  computePhase,
+  getPhase,
+  isStaticPod,
+  type PhaseCounts,
+  type PhaseDecision,
+  type PhaseNames,
+  type PhaseRule,
+} from './phase';
+export {
+  ContainersNotInitialized,
+  ContainersNotReady,
+  PodCompleted,
+  PodFailed,
+  ReadinessGatesNotReady,
+  UnknownContainerStatuses,
+  calculatePodConditionObservedGeneration,
+  containersReadyDecision,
+  generateContainersReadyCondition,
+  generatePodInitializedCondition,
+  generatePodReadyCondition,
+  generatePodReadyToStartContainersCondition,
+  hasAnyRegularContainerStarted,
+  podInitializedDecision,
+  podReadyDecision,
+  podReadyToStartContainersDecision,
+  podScheduledDecision,
+  type ConditionDecision,
+} from './conditions';
+export * from './sandbox';
+export { updatePodStatusProbes, type ProbeResults } from './prober';
+export * from './backoff';
+export {
+  ContainerCreating,
+  ContainerReasonStatusUnknown,
+  PodInitializing,
+  convertToAPIContainerStatuses,
+  hasAnyRegularContainerCreated,
+  type ConvertOptions,
+} from './convert';
+export {
+  CrashLoopBackOff,
+  inferCrashLoops,
+  podIdentity,
+  reconstructBackoffEntry,
+  type CrashLoop,
+  type CrashLoopInput,
+} from './crashloop';
+export { computePodQOS, getPodQOS, parseQuantity, type QOSClass } from './qos';
+export {
+  INFERRED_ANNOTATION,
+  INFERRED_SIDECAR_ANNOTATION,
+  inferPodSpec,
+  podFromSpecAnnotation,
+} from './spec';
+export { DEFAULT_NODE_TIMINGS, resolveTimings, type NodeTimings } from './timings';
+export {
+  TAINT_NOT_READY,
+  TAINT_UNREACHABLE,
+  evictionDueAt,
+  tolerationFor,
+  type NodeReadiness,
+} from './eviction';
+export {
+  DeadlineExceededMessage,
+  DeadlineExceededReason,
+  generateAPIPodStatus,
+  hasAnyActiveRegularContainerStarted,
+  sortPodIPs,
+  type GenerateAPIPodStatusInput,
+  type GenerateAPIPodStatusResult,
+  type PodStatusWhy,
+} from './status';
+export { explainPhase, phaseExplanation } from './explain-phase';
+export { IMAGE_REASONS, explainContainerState, type ContainerContext } from './explain-container';
+export {
+  explainContainersReady,
+  explainPodInitialized,
+  explainPodReady,
+  explainPodReadyToStartContainers,
+} from './explain-conditions';
+export { WHY, why, type WhyId, type WhyParams } from './why';

@@ -1,0 +1,38 @@
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { computePodQOS, getPodQOS, parseQuantity } from './qos';
+
+const pod = (...containers: V1Container[]): V1Pod => ({ spec: { containers } });
+const c = (requests?: Record<string, string>, limits?: Record<string, string>): V1Container => ({
+  name: 'c',
+  resources: { ...(requests ? { requests } : {}), ...(limits ? { limits } : {}) },
+});
+
+describe('qos', () => {
+  it('parses quantities', () => {
+    expect(parseQuantity('100m')).toBeCloseTo(0.1);
+    expect(parseQuantity('1Gi')).toBe(2 ** 30);
+    expect(parseQuantity('1.5k')).toBe(1500);
+    expect(parseQuantity('2e3')).toBe(2000);
+    expect(parseQuantity('banana')).toBeNaN();
+  });
+  it('BestEffort without requests or limits', () => {
+    expect(computePodQOS(pod(c()))).toBe('BestEffort');
+    expect(computePodQOS(pod(c({ cpu: '0' })))).toBe('BestEffort');
+  });
+  it('Guaranteed when every container has equal cpu and memory limits and requests', () => {
+    expect(
+      computePodQOS(pod(c({ cpu: '1', memory: '1Gi' }, { cpu: '1000m', memory: '1024Mi' }))),
+    ).toBe('Guaranteed');
+  });
+  it('Burstable otherwise', () => {
+    expect(computePodQOS(pod(c({ cpu: '500m' }, { cpu: '1', memory: '1Gi' })))).toBe('Burstable');
+    expect(computePodQOS(pod(c(undefined, { cpu: '1' })))).toBe('Burstable');
+    expect(
+      computePodQOS(pod(c({ cpu: '1', memory: '1Gi' }, { cpu: '1', memory: '1Gi' }), c())),
+    ).toBe('Burstable');
+  });
+  it('a class already in the status wins', () => {
+    expect(getPodQOS({ ...pod(c()), status: { qosClass: 'Guaranteed' } })).toBe('Guaranteed');
+  });
+});

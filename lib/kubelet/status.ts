@@ -1,0 +1,364 @@
+/**
+ * The pod status the kubelet would write: a port of the relevant parts of generateAPIPodStatus and
+ * convertStatusToAPIStatus (pkg/kubelet/kubelet_pods.go, kubernetes/kubernetes
+ * 001a80e975bb880d0fe60b304d30950fe661f278), the status manager's lastTransitionTime and startTime
+ * bookkeeping (pkg/kubelet/status/status_manager.go updateStatusInternal), the active-deadline pod
+ * sync handler (pkg/kubelet/active_deadline.go), and — because Podscope shows what the API shows — the
+ * node lifecycle controller's MarkPodsNotReady while the node is not Ready.
+ *
+ * Every derived value comes with its explanation (`why`), shaped as PodWhy in lib/timeline/state.ts.
+ */
+import type {
+  V1ContainerStatus,
+  V1Pod,
+  V1PodCondition,
+  V1PodStatus,
+} from '@kubernetes/client-node';
+import type { BackoffState } from './backoff';
+import {
+  containersReadyDecision,
+  podInitializedDecision,
+  podReadyDecision,
+  podReadyToStartContainersDecision,
+  podScheduledDecision,
+  type ConditionDecision,
+} from './conditions';
+import { convertToAPIContainerStatuses } from './convert';
+import { CrashLoopBackOff, inferCrashLoops, type CrashLoop } from './crashloop';
+import { evictionDueAt, type NodeReadiness } from './eviction';
+import type { Explanation } from './explanation';
+import { explainContainerState } from './explain-container';
+import { keptTerminalExplanation, phaseExplanation } from './explain-phase';
+import { enabled, type FeatureGates } from './gates';
+import { computePhase, isStaticPod } from './phase';
+import { updatePodStatusProbes, type ProbeResults } from './prober';
+import { getPodQOS } from './qos';
+import { activeContainers, sandboxesOf } from './records';
+import type { RuntimePodStatus, SyncError } from './runtime';
+import { resolveTimings, type NodeTimings } from './timings';
+import { isTerminalPhase, POD_CONDITION, type PodPhase } from './types';
+import { apiTime, asArray, finite, isObj, specOf, str, timeMs } from './util';
+import { why } from './why';
+
+export interface GenerateAPIPodStatusInput {
+  pod: V1Pod;
+  runtime: RuntimePodStatus;
+  /** The status Podscope derived last time (the status manager's cache); else pod.status is used. */
+  oldStatus?: V1PodStatus;
+  /** The kubelet's reason cache: last start error per container name. Wins over inferred back-off. */
+  syncErrors?: Record<string, SyncError>;
+  /** The kubelet's container back-off; absent entries are reconstructed from restart counts. */
+  backoff?: BackoffState;
+  now: number;
+  /** The kubelet decided the pod is terminal (deleted, evicted, past its deadline). */
+  podIsTerminal?: boolean;
+  nodeReady?: NodeReadiness;
+  gates?: FeatureGates;
+  timings?: Partial<NodeTimings>;
+  /** Probe results learned elsewhere; without them a running container counts as started and ready. */
+  probes?: ProbeResults;
+  /** containerID prefix, e.g. "containerd". */
+  runtimeName?: string;
+  /** The node's IPs (first is primary); hostNetwork pods take them as pod IPs. */
+  hostIPs?: string[];
+}
+
+export interface PodStatusWhy {
+  phase: Explanation;
+  conditions: Record<string, Explanation>;
+  containers: Record<string, Explanation>;
+}
+
+export interface GenerateAPIPodStatusResult {
+  status: V1PodStatus;
+  why: PodStatusWhy;
+  /** Container name → epoch ms at which the back-off window ends. */
+  nextRestartAt?: Record<string, number>;
+  /** Epoch ms at which the pod is due for eviction from a not-ready node. */
+  evictionDueAt?: number;
+}
+
+/** pkg/kubelet/active_deadline.go */
+export const DeadlineExceededReason = 'DeadlineExceeded';
+export const DeadlineExceededMessage =
+  'Pod was active on the node longer than the specified deadline';
+
+/** kubetypes.PodConditionsByKubelet (+ PodReadyToStartContainers with its gate). */
+const KUBELET_CONDITIONS = new Set<string>([
+  POD_CONDITION.PodScheduled,
+  POD_CONDITION.Ready,
+  POD_CONDITION.Initialized,
+  POD_CONDITION.ContainersReady,
+  POD_CONDITION.PodResizeInProgress,
+  POD_CONDITION.PodResizePending,
+]);
+
+const isIPv4 = (ip: string) =>
+  /^(\d{1,3})(\.\d{1,3}){3}$/.test(ip) && ip.split('.').every((p) => Number(p) <= 255);
+const isIPv6 = (ip: string) => ip.includes(':') && /^[0-9a-fA-F:.]+$/.test(ip);
+
+/** sortPodIPs: first IP of the node's family, then the first of the other family. */
+export function sortPodIPs(ips: readonly string[], nodeIPs?: readonly string[]): string[] {
+  const primaryV6 = nodeIPs?.[0] !== undefined && isIPv6(nodeIPs[0]);
+  const [primary, secondary] = primaryV6 ? [isIPv6, isIPv4] : [isIPv4, isIPv6];
+  const out: string[] = [];
+  const p = ips.find((ip) => primary(ip));
+  if (p) out.push(p);
+  const s = ips.find((ip) => secondary(ip));
+  if (s) out.push(s);
+  return out;
+}
+
+/** HasAnyActiveRegularContainerStarted: a regular container exists in the current sandbox. */
+export function hasAnyActiveRegularContainerStarted(
+  pod: V1Pod,
+  runtime: RuntimePodStatus,
+): boolean {
+  const names = new Set(specOf(pod).containers.map((c) => c.name));
+  return activeContainers(runtime).some((c) => names.has(str(c.name)));
+}
+
+function podIPsFor(input: GenerateAPIPodStatusInput, oldStatus: V1PodStatus): string[] {
+  const sandboxes = sandboxesOf(input.runtime);
+  const newest = sandboxes[0];
+  let ips: string[] = [];
+  if (newest?.state === 'ready' && isObj(newest.network)) {
+    ips = [str(newest.network.ip), ...asArray(newest.network.additionalIps).map(str)].filter(
+      Boolean,
+    );
+  }
+  // The PLEG keeps the old IPs for a pod with no ready sandbox (e.g. exited pods).
+  if (ips.length === 0 && !sandboxes.some((s) => s.state === 'ready')) {
+    ips = asArray(oldStatus.podIPs)
+      .map((p) => (isObj(p) ? str(p.ip) : ''))
+      .filter(Boolean);
+  }
+  return sortPodIPs(ips, input.hostIPs);
+}
+
+export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): GenerateAPIPodStatusResult {
+  const pod: V1Pod = isObj(input.pod) ? input.pod : {};
+  const runtime: RuntimePodStatus = isObj(input.runtime)
+    ? input.runtime
+    : { uid: '', name: '', namespace: '', sandboxes: [], containers: [] };
+  const now = finite(input.now, 0);
+  const gates = input.gates;
+  const timings = resolveTimings(input.timings);
+  const view = specOf(pod);
+  const apiStatus: V1PodStatus = isObj(pod.status) ? pod.status : {};
+  const oldStatus: V1PodStatus = isObj(input.oldStatus) ? input.oldStatus : apiStatus;
+  const podIsTerminal = input.podIsTerminal === true;
+
+  // The reason cache: supplied sync errors, else the back-off the kubelet would be in.
+  const crashLoops: Record<string, CrashLoop> = inferCrashLoops({
+    pod,
+    runtime,
+    ...(input.backoff ? { backoff: input.backoff } : {}),
+    now,
+    podIsTerminal,
+    ...(gates ? { gates } : {}),
+  });
+  const supplied = isObj(input.syncErrors) ? input.syncErrors : {};
+  const reasonCache: Record<string, SyncError> = { ...crashLoops, ...supplied };
+
+  const hasInit = view.initContainers.length > 0;
+  const convert = (isInit: boolean) =>
+    convertToAPIContainerStatuses({
+      pod,
+      runtime,
+      previousStatus: isInit ? oldStatus.initContainerStatuses : oldStatus.containerStatuses,
+      containers: isInit ? view.initContainers : view.containers,
+      hasInitContainers: hasInit,
+      isInitContainer: isInit,
+      reasonCache,
+      ...(input.runtimeName ? { runtimeName: input.runtimeName } : {}),
+      ...(gates ? { gates } : {}),
+    });
+  let containerStatuses = convert(false);
+  let initContainerStatuses = convert(true);
+
+  // Phase, with the three-way merge that keeps a terminal phase terminal.
+  const decision = computePhase(
+    pod,
+    [...containerStatuses, ...initContainerStatuses],
+    podIsTerminal,
+    hasAnyActiveRegularContainerStarted(pod, runtime),
+    gates,
+  );
+  let phase: PodPhase = decision.phase;
+  let phaseWhy = phaseExplanation(decision, pod);
+  if (!isTerminalPhase(phase)) {
+    const kept = isTerminalPhase(oldStatus.phase)
+      ? oldStatus.phase
+      : isTerminalPhase(apiStatus.phase)
+        ? apiStatus.phase
+        : undefined;
+    if (kept) {
+      phaseWhy = keptTerminalExplanation(kept, phase);
+      phase = kept;
+    }
+  }
+  let reason: string | undefined;
+  let message: string | undefined;
+  if (phase === oldStatus.phase) {
+    reason = str(oldStatus.reason) || str(apiStatus.reason) || undefined;
+    message = str(oldStatus.message) || str(apiStatus.message) || undefined;
+  }
+  // startTime: kept once set (status manager); first seen otherwise.
+  const startMs =
+    timeMs(oldStatus.startTime) ??
+    timeMs(apiStatus.startTime) ??
+    sandboxesOf(runtime).reduce<number | undefined>((min, s) => {
+      const t = finite(s.createdAt, Number.NaN);
+      return Number.isNaN(t) ? min : min === undefined ? t : Math.min(min, t);
+    }, undefined) ??
+    now;
+  // activeDeadlineSeconds: the pod sync handler evicts the pod.
+  const deadline = view.spec.activeDeadlineSeconds;
+  if (
+    typeof deadline === 'number' &&
+    Number.isFinite(deadline) &&
+    now - startMs >= deadline * 1000 &&
+    !isStaticPod(pod)
+  ) {
+    phase = 'Failed';
+    reason = DeadlineExceededReason;
+    message = DeadlineExceededMessage;
+    phaseWhy = why(
+      'phase.failed.deadlineExceeded',
+      { seconds: deadline },
+      'pkg/kubelet/active_deadline.go',
+      {
+        activeDeadlineSeconds: deadline,
+      },
+    );
+  }
+  // The API already shows a terminal phase: no transition out of it.
+  if (isTerminalPhase(apiStatus.phase) && phase !== apiStatus.phase) {
+    phaseWhy = keptTerminalExplanation(apiStatus.phase, phase);
+    phase = apiStatus.phase;
+  }
+
+  ({ containerStatuses, initContainerStatuses } = updatePodStatusProbes(
+    pod,
+    { containerStatuses, initContainerStatuses },
+    input.probes,
+  ));
+
+  // Conditions: keep those the kubelet does not own, copy DisruptionTarget, then the kubelet's in order.
+  const readyToStartGate = enabled(gates, 'PodReadyToStartContainersCondition');
+  const conditions: V1PodCondition[] = asArray(apiStatus.conditions).filter(
+    (c) =>
+      isObj(c) &&
+      !KUBELET_CONDITIONS.has(str(c.type)) &&
+      !(readyToStartGate && c.type === POD_CONDITION.PodReadyToStartContainers),
+  );
+  const disruption = asArray(oldStatus.conditions).find(
+    (c) => isObj(c) && c.type === POD_CONDITION.DisruptionTarget,
+  );
+  if (disruption) {
+    const i = conditions.findIndex((c) => c.type === POD_CONDITION.DisruptionTarget);
+    if (i >= 0) conditions[i] = disruption;
+    else conditions.push(disruption);
+  }
+  const whyConditions: Record<string, Explanation> = {};
+  const add = (d: ConditionDecision) => {
+    conditions.push(d.condition);
+    whyConditions[d.condition.type] = d.why;
+  };
+  if (readyToStartGate)
+    add(podReadyToStartContainersDecision(pod, oldStatus, sandboxesOf(runtime), gates));
+  const all: V1ContainerStatus[] = [...initContainerStatuses, ...containerStatuses];
+  add(podInitializedDecision(pod, oldStatus, all, phase, gates));
+  add(podReadyDecision(pod, oldStatus, conditions, all, phase, gates));
+  add(containersReadyDecision(pod, oldStatus, all, phase, gates));
+  add(podScheduledDecision(pod, oldStatus, gates));
+
+  // The node controller marks the pods of a not-ready node Ready=False (MarkPodsNotReady).
+  const nodeReady = isObj(input.nodeReady) ? input.nodeReady : undefined;
+  if (nodeReady && nodeReady.status !== 'True') {
+    const i = conditions.findIndex((c) => c.type === POD_CONDITION.Ready);
+    const ready = conditions[i];
+    if (ready && ready.status !== 'False') {
+      conditions[i] = { ...ready, status: 'False' };
+      whyConditions[POD_CONDITION.Ready] = why(
+        'condition.ready.nodeNotReady',
+        { nodeStatus: nodeReady.status },
+        'pkg/controller/util/node/controller_utils.go MarkPodsNotReady',
+        { nodeReady: nodeReady.status },
+      );
+    }
+  }
+
+  // lastTransitionTime: kept while the status is unchanged (status manager), else now.
+  const nowTime = apiTime(now);
+  const markedAt =
+    nodeReady && nodeReady.status !== 'True' ? apiTime(finite(nodeReady.since, now)) : undefined;
+  for (let i = 0; i < conditions.length; i++) {
+    const c = conditions[i];
+    if (
+      !c ||
+      (!KUBELET_CONDITIONS.has(c.type) && c.type !== POD_CONDITION.PodReadyToStartContainers)
+    )
+      continue;
+    const old = asArray(oldStatus.conditions).find((o) => isObj(o) && o.type === c.type);
+    const oldLtt = old ? timeMs(old.lastTransitionTime) : undefined;
+    const ltt =
+      old && old.status === c.status && oldLtt !== undefined
+        ? apiTime(oldLtt)
+        : c.type === POD_CONDITION.Ready && markedAt && c.status === 'False'
+          ? markedAt
+          : nowTime;
+    conditions[i] = { ...c, ...(ltt ? { lastTransitionTime: ltt } : {}) };
+  }
+
+  // Pod IPs from the ready sandbox; hostNetwork pods take the node's.
+  let podIPs = podIPsFor(input, oldStatus);
+  const hostIPs = asArray(input.hostIPs).map(str).filter(Boolean);
+  if (view.spec.hostNetwork === true && podIPs.length === 0 && hostIPs[0])
+    podIPs = hostIPs.slice(0, 2);
+
+  const generation = isObj(pod.metadata) ? finite(pod.metadata.generation, 0) : 0;
+  const startTime = apiTime(startMs);
+  const status: V1PodStatus = {
+    phase,
+    conditions,
+    ...(hostIPs[0]
+      ? { hostIP: hostIPs[0], hostIPs: hostIPs.slice(0, 2).map((ip) => ({ ip })) }
+      : {}),
+    ...(podIPs[0] ? { podIP: podIPs[0], podIPs: podIPs.map((ip) => ({ ip })) } : {}),
+    ...(startTime ? { startTime } : {}),
+    ...(hasInit ? { initContainerStatuses } : {}),
+    containerStatuses,
+    qosClass: getPodQOS(pod),
+    ...(reason ? { reason } : {}),
+    ...(message ? { message } : {}),
+    ...(generation !== 0 ? { observedGeneration: generation } : {}),
+  };
+
+  // Why each container shows what it shows; when each back-off ends.
+  const whyContainers: Record<string, Explanation> = {};
+  const nextRestartAt: Record<string, number> = {};
+  for (const s of all) {
+    const loop = Object.prototype.hasOwnProperty.call(crashLoops, s.name)
+      ? crashLoops[s.name]
+      : undefined;
+    const fromLoop =
+      loop !== undefined &&
+      !Object.prototype.hasOwnProperty.call(supplied, s.name) &&
+      s.state?.waiting?.reason === CrashLoopBackOff;
+    whyContainers[s.name] = explainContainerState(
+      s,
+      fromLoop && loop ? { backoffMs: loop.backoffMs } : {},
+    );
+    if (fromLoop && loop) nextRestartAt[s.name] = loop.nextRestartAt;
+  }
+
+  const due = isTerminalPhase(phase) ? undefined : evictionDueAt(pod, nodeReady, timings);
+  return {
+    status,
+    why: { phase: phaseWhy, conditions: whyConditions, containers: whyContainers },
+    ...(Object.keys(nextRestartAt).length > 0 ? { nextRestartAt } : {}),
+    ...(due !== undefined ? { evictionDueAt: due } : {}),
+  };
+}
