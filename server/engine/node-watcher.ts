@@ -106,6 +106,20 @@ export class NodeWatcher {
     this.client.close();
   }
 
+  /**
+   * One complete read without loops (the CLI's snapshot): Version, Status, one relist. Throws
+   * the runtime's error when the node cannot be read.
+   */
+  async once(): Promise<void> {
+    const info = await this.client.version();
+    this.connected = true;
+    this.lastContactAt = this.clock.now();
+    this.sink.connected(this.name, info);
+    await this.readStatus();
+    await this.relist('relist');
+    if (this.lastError !== undefined) throw new Error(this.lastError);
+  }
+
   /** Records currently held (for tests and snapshots). */
   records(): { sandboxes: RuntimeSandbox[]; containers: RuntimeContainer[] } {
     return { sandboxes: [...this.sandboxes.values()], containers: [...this.containers.values()] };

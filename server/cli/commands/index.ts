@@ -1,4 +1,5 @@
 import type { Command } from '../command';
+import { snapshotCommand } from './snapshot';
 
 /** Every subcommand, in the order `podscope help` lists them. Add new commands here. */
-export const commands: readonly Command[] = [];
+export const commands: readonly Command[] = [snapshotCommand];

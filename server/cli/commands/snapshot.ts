@@ -1,0 +1,149 @@
+/**
+ * `podscope snapshot --cri [NAME=]ENDPOINT … [--json]`: read each runtime once and print what the
+ * kubelet would say about every node and pod. The derivation is the engine's own (one relist
+ * into an in-memory timeline), so the CLI and the console cannot disagree.
+ */
+import type { V1NodeCondition, V1PodStatus } from '@kubernetes/client-node';
+import { formatExplanation } from '@/lib/i18n/format';
+import { toJsonValue } from '@/lib/timeline/codec';
+import type { ClusterState, NodeView, PodView } from '@/lib/timeline/state';
+import type { NodeEndpoint } from '@/server/config';
+import { criRuntime } from '@/server/engine/cri-runtime';
+import { Engine } from '@/server/engine/engine';
+import { engineStore } from '@/server/engine/store-adapter';
+import { openStore } from '@/server/store';
+import type { Command } from '../command';
+import { criNodes, parse, parseDuration } from '../lib/args';
+
+const usage = `Usage: podscope snapshot --cri [NAME=]ENDPOINT [--cri …] [--json] [--timeout 10s]
+
+Reads each CRI endpoint once (Version, Status, ListPodSandbox, ListContainers, then
+PodSandboxStatus/ContainerStatus for every record) and prints the kubelet's view: node
+conditions, and per pod its phase, conditions and container statuses with the reason for each.
+
+  --cri [NAME=]ENDPOINT   unix:///path, /path or tcp://host:port (repeatable)
+  --json                  one JSON document on stdout (default: a readable summary)
+  --timeout DURATION      deadline for each CRI call (default 10s)
+
+Exit status: 0 on success; 1 with a one-line error when an endpoint cannot be read.`;
+
+export interface SnapshotPod {
+  metadata: { name: string; namespace: string; uid: string };
+  status: Pick<V1PodStatus, 'phase' | 'conditions' | 'initContainerStatuses' | 'containerStatuses'> &
+    Partial<Pick<V1PodStatus, 'podIP' | 'podIPs' | 'startTime' | 'qosClass'>>;
+  why: { phase: string; conditions: Record<string, string>; containers: Record<string, string> };
+  specSource: PodView['specSource'];
+}
+
+export interface SnapshotNode {
+  name: string;
+  endpoint: string;
+  runtime: { name: string; version: string; apiVersion: string };
+  conditions: V1NodeCondition[];
+  why: Record<string, string>;
+  pods: SnapshotPod[];
+}
+
+export async function takeSnapshot(nodes: NodeEndpoint[], timeoutMs: number): Promise<{ nodes: SnapshotNode[] }> {
+  const store = openStore({ path: ':memory:' });
+  const engine = new Engine({
+    store: engineStore(store),
+    timings: {
+      relistMs: 1000,
+      nodeStatusMs: 10_000,
+      fullRelistMs: 60_000,
+      nodeMonitorGraceMs: 50_000,
+      plegThresholdMs: 180_000,
+      tolerationSeconds: 300,
+    },
+    dial: (endpoint) => criRuntime(endpoint, { timeoutMs }),
+    log: () => undefined,
+  });
+  try {
+    const watchers = nodes.map((n) => engine.addNode(n.name, n.endpoint, n.lab, false));
+    const results = await Promise.allSettled(watchers.map((w) => w.once()));
+    results.forEach((r, i) => {
+      if (r.status === 'rejected') {
+        const n = nodes[i];
+        const reason = r.reason instanceof Error ? r.reason.message : String(r.reason);
+        throw new Error(`cannot read node ${n?.name ?? i} at ${n?.endpoint ?? '?'}: ${reason}`);
+      }
+    });
+    return { nodes: nodes.map((n) => snapshotNode(engine.snapshot(), n)) };
+  } finally {
+    await engine.stop();
+    store.close();
+  }
+}
+
+function snapshotNode(state: ClusterState, n: NodeEndpoint): SnapshotNode {
+  const view: NodeView | undefined = state.nodes[n.name];
+  const why: Record<string, string> = {};
+  for (const [type, e] of Object.entries(view?.why ?? {})) why[type] = formatExplanation(e);
+  const pods = Object.values(view?.pods ?? {}).sort(
+    (a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name) || a.uid.localeCompare(b.uid),
+  );
+  return {
+    name: n.name,
+    endpoint: view?.endpoint ?? n.endpoint,
+    runtime: view?.runtime ?? { name: '', version: '', apiVersion: '' },
+    conditions: view?.conditions ?? [],
+    why,
+    pods: pods.map(snapshotPod),
+  };
+}
+
+function snapshotPod(p: PodView): SnapshotPod {
+  const text = (m: Record<string, Parameters<typeof formatExplanation>[0]>) =>
+    Object.fromEntries(Object.entries(m).map(([k, e]) => [k, formatExplanation(e)]));
+  const s = p.status;
+  return {
+    metadata: { name: p.name, namespace: p.namespace, uid: p.uid },
+    status: {
+      phase: s.phase,
+      conditions: s.conditions ?? [],
+      initContainerStatuses: s.initContainerStatuses ?? [],
+      containerStatuses: s.containerStatuses ?? [],
+      ...(s.podIP ? { podIP: s.podIP } : {}),
+      ...(s.podIPs ? { podIPs: s.podIPs } : {}),
+      ...(s.startTime ? { startTime: s.startTime } : {}),
+      ...(s.qosClass ? { qosClass: s.qosClass } : {}),
+    },
+    why: { phase: formatExplanation(p.why.phase), conditions: text(p.why.conditions), containers: text(p.why.containers) },
+    specSource: p.specSource,
+  };
+}
+
+function summary(doc: { nodes: SnapshotNode[] }): string {
+  const lines: string[] = [];
+  for (const n of doc.nodes) {
+    const ready = n.conditions.find((c) => c.type === 'Ready');
+    lines.push(`NODE ${n.name}  ${n.runtime.name} ${n.runtime.version}  Ready=${ready?.status ?? '?'}  (${n.endpoint})`);
+    for (const p of n.pods) {
+      lines.push(`  ${p.metadata.namespace}/${p.metadata.name}  ${p.status.phase ?? '?'}  — ${p.why.phase}`);
+      for (const c of [...(p.status.initContainerStatuses ?? []), ...(p.status.containerStatuses ?? [])]) {
+        const st = c.state?.running ? 'Running' : c.state?.terminated ? `Terminated(${c.state.terminated.reason ?? ''}, ${c.state.terminated.exitCode})` : `Waiting(${c.state?.waiting?.reason ?? ''})`;
+        lines.push(`    ${c.name}  ${st}  restarts=${c.restartCount}`);
+      }
+    }
+  }
+  return lines.join('\n');
+}
+
+export const snapshotCommand: Command = {
+  name: 'snapshot',
+  summary: 'read CRI endpoints once and print the kubelet’s view as JSON',
+  usage,
+  async run(args) {
+    const { values } = parse(args, {
+      cri: { type: 'string', multiple: true },
+      json: { type: 'boolean', default: false },
+      timeout: { type: 'string', default: '10s' },
+      kubeconfig: { type: 'string' },
+    });
+    const nodes = criNodes(values.cri);
+    const doc = await takeSnapshot(nodes, parseDuration(values.timeout, '--timeout'));
+    process.stdout.write(values.json ? `${JSON.stringify(toJsonValue(doc))}\n` : `${summary(doc)}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,18 @@
+import type { TimelineStore } from '@/server/store';
+import type { EngineStore } from './engine';
+
+/** The engine's view of server/store's TimelineStore. */
+export function engineStore(store: TimelineStore): EngineStore {
+  return {
+    append: (events) => store.append(events),
+    latestSeq: () => store.latestSeq(),
+    oldestSeq: () => {
+      const b = store.bounds();
+      return b.oldestSeq ?? b.latestSeq + 1;
+    },
+    eventsAfter: (seq, limit) => store.eventsAfter(seq, limit),
+    range: (q) => store.range(q),
+    stateAt: (t) => store.stateAt(t),
+    stateAtSeq: (seq) => store.stateAtSeq(seq),
+  };
+}
