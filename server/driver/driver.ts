@@ -1,0 +1,398 @@
+/**
+ * Driver: Podscope's small kubelet stand-in for one node. It syncs V1Pod specs onto a CRI runtime
+ * (sandbox, init containers in order, sidecars, app containers, restarts with CrashLoopBackOff,
+ * image pulls with back-off, graceful deletion) with the kubelet's labels and annotations, and
+ * tells the engine what the kubelet would know but the CRI does not (its HintProvider: the reason
+ * cache, deletion, terminal pods). Demos, training scenarios and the real-containerd tests use it.
+ *
+ *   const driver = new Driver({ client, node: 'node-a', clock, backoffScale: 0.1 });
+ *   const pod = await driver.apply(spec);          // defaulted copy, with its uid
+ *   await driver.delete(pod.metadata.uid, { gracePeriodSeconds: 5 });
+ *   engine providers: [driver.hints]
+ *
+ * It refuses any runtime that is neither Podscope's simulator nor marked `lab: true` (safety.ts),
+ * at the first call that would change something.
+ *
+ * Back-off scale: the kubelet's container and image back-offs (10 s doubling to 300 s) and the
+ * pod worker's retry period (10 s) are multiplied by `backoffScale`, so a demo shows restarts
+ * within seconds. The engine must be told the same scale to infer the same CrashLoopBackOff.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import {
+  CONTAINER_BACKOFF_INITIAL_MS,
+  CONTAINER_BACKOFF_MAX_MS,
+  newBackoff,
+  type BackoffState,
+} from '@/lib/kubelet/backoff';
+import type { SyncError } from '@/lib/kubelet/runtime';
+import { LABELS } from '@/lib/kubelet/runtime';
+import type { HintProvider, PodHints } from '@/server/engine/hints';
+import { systemClock, type DriverClock, type DriverTimer } from './clock';
+import { ConfigStore, type ConfigData } from './env';
+import { ImageManager } from './images';
+import type { KillEvent } from './kill';
+import { fingerprintOf, PodWorker, type WorkerPhase } from './pod-worker';
+import type { DriverRuntime } from './runtime';
+import { checkMutable, DriverRefusedError } from './safety';
+import { defaultPod, uidGenerator } from './spec';
+
+/** The kubelet's defaults before scaling (pkg/kubelet/kubelet.go, config defaults). */
+export const KUBELET_TIMINGS = {
+  containerBackoffInitialMs: CONTAINER_BACKOFF_INITIAL_MS,
+  containerBackoffMaxMs: CONTAINER_BACKOFF_MAX_MS,
+  /** backOffPeriod: the image pull back-off starts here, and a failed pod sync retries after it. */
+  backOffPeriodMs: 10_000,
+  /** syncFrequency. */
+  periodicSyncMs: 60_000,
+  /** The PLEG's relist period; the driver lists the runtime this often to notice changes. */
+  relistMs: 1_000,
+} as const;
+
+export interface DriverOptions {
+  client: DriverRuntime;
+  /** The node name (spec.nodeName of applied pods; also the default seed of generated uids). */
+  node: string;
+  clock?: DriverClock;
+  /** Multiplies every back-off period; 1 = the kubelet's own. */
+  backoffScale?: number;
+  /** The endpoint is a disposable lab runtime the driver may change even though it is not the simulator. */
+  lab?: boolean;
+  /** Run pods that do not say otherwise in the node's network namespace (default true: no CNI needed). */
+  hostNetwork?: boolean;
+  /** ConfigMaps / Secrets that "exist", by "namespace/name". */
+  configMaps?: Readonly<Record<string, ConfigData>>;
+  secrets?: Readonly<Record<string, ConfigData>>;
+  relistMs?: number;
+  periodicSyncMs?: number;
+  /** Sandbox log_directory; default none (the runtime keeps no container logs). */
+  logDirectory?: string;
+  /** Seed for generated pod uids (default: the node name), for deterministic runs. */
+  uidSeed?: string;
+  log?: (line: string) => void;
+}
+
+export interface DriverPod {
+  uid: string;
+  namespace: string;
+  name: string;
+  node: string;
+  phase: WorkerPhase;
+  syncErrors: Record<string, SyncError>;
+  deletionTimestamp?: number;
+  lastError?: string;
+}
+
+export interface DriverNote {
+  uid: string;
+  event: KillEvent;
+}
+
+export class DriverError extends Error {
+  override name = 'DriverError';
+}
+
+export class Driver {
+  readonly node: string;
+  readonly runtime: DriverRuntime;
+  readonly clock: DriverClock;
+  readonly configs: ConfigStore;
+  readonly backoffScale: number;
+  readonly lab: boolean;
+  readonly hints: HintProvider;
+  private readonly workers = new Map<string, PodWorker>();
+  private readonly hintListeners = new Set<(uids: string[]) => void>();
+  private readonly noteListeners = new Set<(note: DriverNote) => void>();
+  private readonly images: ImageManager;
+  private backoff: BackoffState;
+  private readonly nextUid: () => string;
+  private readonly relistMs: number;
+  private readonly periodicSyncMs: number;
+  private allowed: Promise<void> | undefined;
+  private relistTimer: DriverTimer | undefined;
+  private relisting: Promise<void> | undefined;
+  private relistFailing = false;
+  private stopped = false;
+  /** Bumped whenever a runtime call starts or ends (settle() watches it). */
+  private activity = 0;
+
+  constructor(private readonly options: DriverOptions) {
+    if (!options.client) throw new DriverError('driver: a CRI client is required');
+    if (!options.node) throw new DriverError('driver: a node name is required');
+    const scale = options.backoffScale ?? 1;
+    if (!(scale > 0) || !Number.isFinite(scale)) {
+      throw new DriverError(`driver: backoffScale must be a positive number, got ${String(scale)}`);
+    }
+    this.node = options.node;
+    this.runtime = trackActivity(options.client, () => this.activity++);
+    this.clock = options.clock ?? systemClock;
+    this.backoffScale = scale;
+    this.lab = options.lab === true;
+    this.configs = new ConfigStore({
+      ...(options.configMaps ? { configMaps: options.configMaps } : {}),
+      ...(options.secrets ? { secrets: options.secrets } : {}),
+    });
+    this.backoff = newBackoff(
+      KUBELET_TIMINGS.containerBackoffInitialMs * scale,
+      KUBELET_TIMINGS.containerBackoffMaxMs * scale,
+    );
+    this.images = new ImageManager(
+      this.runtime,
+      () => this.clock.now(),
+      newBackoff(
+        KUBELET_TIMINGS.backOffPeriodMs * scale,
+        KUBELET_TIMINGS.containerBackoffMaxMs * scale,
+      ),
+    );
+    this.nextUid = uidGenerator(options.uidSeed ?? options.node);
+    this.relistMs = options.relistMs ?? KUBELET_TIMINGS.relistMs;
+    this.periodicSyncMs = options.periodicSyncMs ?? KUBELET_TIMINGS.periodicSyncMs;
+    this.hints = this.hintProvider();
+  }
+
+  // ── public API ───────────────────────────────────────────────────────────
+
+  /** Resolves once the runtime is known to be one the driver may change (see safety.ts). */
+  ensureAllowed(): Promise<void> {
+    this.allowed ??= checkMutable(this.runtime, this.lab).then(
+      () => undefined,
+      (err: unknown) => {
+        // A refusal stands; a failed Version call may be retried by the next call.
+        if (!(err instanceof DriverRefusedError)) this.allowed = undefined;
+        throw err;
+      },
+    );
+    return this.allowed;
+  }
+
+  /** Puts a pod on the node. Returns the defaulted copy the driver works from (with its uid). */
+  async apply(pod: V1Pod): Promise<V1Pod> {
+    this.assertRunning();
+    await this.ensureAllowed();
+    const defaulted = defaultPod(pod, {
+      node: this.node,
+      uid: this.nextUid,
+      now: this.clock.now(),
+      hostNetwork: this.options.hostNetwork ?? true,
+    });
+    const uid = defaulted.metadata?.uid ?? '';
+    const name = defaulted.metadata?.name ?? '';
+    const namespace = defaulted.metadata?.namespace ?? '';
+    if (this.workers.has(uid))
+      throw new DriverError(`driver: pod uid ${uid} already exists on ${this.node}`);
+    const clash = [...this.workers.values()].find(
+      (w) => w.spec.metadata?.name === name && w.spec.metadata.namespace === namespace,
+    );
+    if (clash) {
+      throw new DriverError(
+        `driver: pod ${namespace}/${name} already exists on ${this.node} (uid ${clash.uid})`,
+      );
+    }
+    const worker = new PodWorker(defaulted, {
+      runtime: this.runtime,
+      clock: this.clock,
+      images: this.images,
+      configs: this.configs,
+      backoff: { get: () => this.backoff, set: (next) => (this.backoff = next) },
+      timings: {
+        syncErrorRetryMs: KUBELET_TIMINGS.backOffPeriodMs * this.backoffScale,
+        periodicSyncMs: this.periodicSyncMs,
+      },
+      ...(this.options.logDirectory ? { logDirectory: this.options.logDirectory } : {}),
+      log: (line) => this.log(line),
+      hintsChanged: (u) => this.emitHints([u]),
+      removed: (u) => {
+        this.workers.delete(u);
+        this.emitHints([u]);
+      },
+      killNote: (event) => this.emitNote({ uid, event }),
+    });
+    this.workers.set(uid, worker);
+    this.emitHints([uid]);
+    worker.requestSync();
+    this.startRelist();
+    return structuredClone(worker.spec);
+  }
+
+  /**
+   * Graceful deletion: preStop, StopContainer with the remaining grace period (SIGTERM, SIGKILL
+   * when it runs out), StopPodSandbox, then removal of containers and sandbox. Resolves when the
+   * pod is gone from the runtime. Default grace: the pod's terminationGracePeriodSeconds.
+   */
+  async delete(uid: string, opts: { gracePeriodSeconds?: number } = {}): Promise<void> {
+    this.assertRunning();
+    await this.ensureAllowed();
+    const worker = this.workers.get(uid);
+    if (!worker) throw new DriverError(`driver: no pod with uid ${uid} on ${this.node}`);
+    const grace = opts.gracePeriodSeconds ?? worker.spec.spec?.terminationGracePeriodSeconds ?? 30;
+    if (!Number.isInteger(grace) || grace < 0) {
+      throw new DriverError(`driver: gracePeriodSeconds must be a whole number ≥ 0, got ${grace}`);
+    }
+    return worker.requestDeletion(grace);
+  }
+
+  /** The uid of a pod this driver runs, by namespace and name. */
+  find(namespace: string, name: string): string | undefined {
+    for (const w of this.workers.values()) {
+      if (w.spec.metadata?.namespace === namespace && w.spec.metadata.name === name) return w.uid;
+    }
+    return undefined;
+  }
+
+  pods(): DriverPod[] {
+    return [...this.workers.values()].map((w) => ({
+      uid: w.uid,
+      namespace: w.spec.metadata?.namespace ?? '',
+      name: w.spec.metadata?.name ?? '',
+      node: this.node,
+      phase: w.phase,
+      syncErrors: w.syncErrors(),
+      ...(w.deletionTimestamp !== undefined ? { deletionTimestamp: w.deletionTimestamp } : {}),
+      ...(w.lastError !== undefined ? { lastError: w.lastError } : {}),
+    }));
+  }
+
+  /** Asks for an immediate sync of every pod (e.g. after a ConfigMap appeared). */
+  resyncAll(): void {
+    for (const w of this.workers.values()) w.requestSync();
+  }
+
+  /**
+   * Resolves once the driver can make no more progress without time passing: no runtime call
+   * started or finished during a few event-loop turns. Syncs blocked on the clock (a back-off, a
+   * preStop sleep, a StopContainer waiting for its timeout) count as quiet. Meant for tests on
+   * a manual clock and an in-memory runtime; over a real socket a slow call can look quiet.
+   */
+  async settle(): Promise<void> {
+    let quietTurns = 0;
+    let last = this.activity;
+    while (quietTurns < 3) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.activity === last) quietTurns++;
+      else {
+        quietTurns = 0;
+        last = this.activity;
+      }
+    }
+  }
+
+  /** Stops every loop and timer. Pods stay on the runtime (delete them first if they should go). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.relistTimer?.cancel();
+    this.relistTimer = undefined;
+    await this.relisting;
+    await Promise.all([...this.workers.values()].map((w) => w.stop()));
+  }
+
+  onNote(listener: (note: DriverNote) => void): () => void {
+    this.noteListeners.add(listener);
+    return () => this.noteListeners.delete(listener);
+  }
+
+  // ── internals ────────────────────────────────────────────────────────────
+
+  private assertRunning(): void {
+    if (this.stopped) throw new DriverError(`driver for ${this.node} is stopped`);
+  }
+
+  private log(line: string): void {
+    (this.options.log ?? ((l: string) => console.error(`[podscope] ${l}`)))(line);
+  }
+
+  private hintProvider(): HintProvider {
+    return {
+      name: 'driver',
+      specFor: (uid) => {
+        const w = this.workers.get(uid);
+        return w ? structuredClone(w.spec) : undefined;
+      },
+      hintsFor: (uid): PodHints | undefined => {
+        const w = this.workers.get(uid);
+        if (!w) return undefined;
+        const syncErrors = w.syncErrors();
+        return {
+          ...(Object.keys(syncErrors).length > 0 ? { syncErrors } : {}),
+          ...(w.deletionTimestamp !== undefined ? { deletionTimestamp: w.deletionTimestamp } : {}),
+          podIsTerminal: w.podIsTerminal,
+        };
+      },
+      onChange: (listener) => {
+        this.hintListeners.add(listener);
+        return () => this.hintListeners.delete(listener);
+      },
+    };
+  }
+
+  private emitHints(uids: string[]): void {
+    for (const l of this.hintListeners) {
+      try {
+        l(uids);
+      } catch (err) {
+        this.log(
+          `driver: hint listener failed: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+    }
+  }
+
+  private emitNote(note: DriverNote): void {
+    for (const l of this.noteListeners) l(note);
+  }
+
+  private startRelist(): void {
+    if (this.relistTimer || this.stopped) return;
+    this.relistTimer = this.clock.setTimer(this.relistMs, () => {
+      this.relistTimer = undefined;
+      this.relisting ??= this.relist().finally(() => {
+        this.relisting = undefined;
+        if (this.workers.size > 0) this.startRelist();
+      });
+    });
+  }
+
+  /** The PLEG's part: list everything, hand each pod's fingerprint to its worker. */
+  private async relist(): Promise<void> {
+    if (this.stopped || this.workers.size === 0) return;
+    try {
+      const [sandboxes, containers] = await Promise.all([
+        this.runtime.listPodSandbox(),
+        this.runtime.listContainers(),
+      ]);
+      if (this.relistFailing)
+        this.log(`driver: ${this.node}: relist of ${this.runtime.endpoint} works again`);
+      this.relistFailing = false;
+      for (const w of this.workers.values()) {
+        const mine = (labels: Readonly<Record<string, string>>) => labels[LABELS.podUid] === w.uid;
+        w.observe(
+          fingerprintOf(
+            sandboxes.filter((s) => mine(s.labels)),
+            containers.filter((c) => mine(c.labels)),
+          ),
+        );
+      }
+    } catch (err) {
+      if (!this.relistFailing) {
+        this.log(
+          `driver: ${this.node}: relist of ${this.runtime.endpoint} failed: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+      this.relistFailing = true;
+    }
+  }
+}
+
+/** The runtime, with every call's start and end reported to `tick`. */
+function trackActivity(runtime: DriverRuntime, tick: () => void): DriverRuntime {
+  return new Proxy(runtime, {
+    get(target, prop, receiver): unknown {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]): unknown => {
+        tick();
+        const result: unknown = Reflect.apply(value, target, args);
+        if (result instanceof Promise) result.then(tick, tick);
+        return result;
+      };
+    },
+  });
+}
