@@ -1,0 +1,183 @@
+/**
+ * Store benchmarks, for `npm run bench` (which imports these) or directly:
+ *   npx tsx server/store/bench.ts            # both
+ *   npx tsx server/store/bench.ts append     # events/s
+ *   npx tsx server/store/bench.ts seek       # stateAt p95 on a 1M-event timeline
+ *
+ * Both work on a fresh database in a temporary directory and delete it afterwards. Times are
+ * wall-clock on purpose: that is what is being measured.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { UnsequencedEvent } from '@/lib/timeline';
+import { openStore, type TimelineStore } from './store';
+import { SyntheticWorkload } from './synthetic';
+
+export interface AppendBenchOptions {
+  /** Events per run (default 100,000). */
+  events?: number;
+  /** Runs, each on a fresh database (default 5). */
+  runs?: number;
+  seed?: number;
+}
+
+export interface AppendBenchResult {
+  /** Median events per second over the runs. */
+  median: number;
+  runs: number[];
+  events: number;
+  batches: number;
+  /** Mean encoded event size in bytes. */
+  meanEventBytes: number;
+}
+
+export interface SeekBenchOptions {
+  /** Events in the generated timeline (default 1,000,000). */
+  events?: number;
+  /** Random moments per run (default 200). */
+  samples?: number;
+  /** Sampling runs over the same timeline (default 5). */
+  runs?: number;
+  checkpointEvery?: number;
+  seed?: number;
+}
+
+export interface SeekBenchResult {
+  /** Median over runs of each run's p95, in ms. */
+  p95Ms: number;
+  /** Median over runs of each run's median, in ms. */
+  p50Ms: number;
+  maxMs: number;
+  runsP95Ms: number[];
+  events: number;
+  /** Time to build the timeline (generate + append), in ms. */
+  buildMs: number;
+  fileBytes: number;
+}
+
+const median = (xs: readonly number[]): number => quantile(xs, 0.5);
+
+function quantile(xs: readonly number[], q: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i] ?? Number.NaN;
+}
+
+function withTempStore<T>(fn: (dir: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), 'podscope-bench-'));
+  try {
+    return fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Sustained append throughput with realistic relist-sized batches (50–300 events). */
+export function benchStoreEventsPerSecond(options: AppendBenchOptions = {}): AppendBenchResult {
+  const events = options.events ?? 100_000;
+  const runs = options.runs ?? 5;
+  // Generated up front so the timing covers the store only.
+  const batches: UnsequencedEvent[][] = [
+    ...new SyntheticWorkload({ seed: options.seed ?? 7 }).batches(events),
+  ];
+  const total = batches.reduce((n, b) => n + b.length, 0);
+  const rates: number[] = [];
+  let bytes = 0;
+  for (let run = 0; run < runs; run++) {
+    withTempStore((dir) => {
+      const store = openStore({ path: dir });
+      try {
+        const start = performance.now();
+        for (const b of batches) store.append(b);
+        const seconds = (performance.now() - start) / 1000;
+        rates.push(total / seconds);
+        if (run === 0) bytes = store.stats().usedBytes;
+      } finally {
+        store.close();
+      }
+    });
+  }
+  return {
+    median: Math.round(median(rates)),
+    runs: rates.map(Math.round),
+    events: total,
+    batches: batches.length,
+    meanEventBytes: Math.round(bytes / total),
+  };
+}
+
+function buildTimeline(store: TimelineStore, events: number, seed: number): void {
+  const workload = new SyntheticWorkload({ seed, nodes: 20, podsPerNode: 15 });
+  for (const b of workload.batches(events)) store.append(b);
+}
+
+/** stateAt at random moments of a generated timeline: nearest checkpoint + fold. */
+export function benchSeek(options: SeekBenchOptions = {}): SeekBenchResult {
+  const events = options.events ?? 1_000_000;
+  const samples = options.samples ?? 200;
+  const runs = options.runs ?? 5;
+  return withTempStore((dir) => {
+    const store = openStore({
+      path: dir,
+      ...(options.checkpointEvery === undefined
+        ? {}
+        : { checkpointEvery: options.checkpointEvery }),
+    });
+    try {
+      const buildStart = performance.now();
+      buildTimeline(store, events, options.seed ?? 11);
+      const buildMs = performance.now() - buildStart;
+      const { oldestT = 0, latestT } = store.bounds();
+      let x = 0x9e3779b9;
+      const random = (): number => {
+        x ^= x << 13;
+        x ^= x >>> 17;
+        x ^= x << 5;
+        return (x >>> 0) / 4294967296;
+      };
+      const p95s: number[] = [];
+      const p50s: number[] = [];
+      let max = 0;
+      for (let run = 0; run < runs; run++) {
+        const times: number[] = [];
+        for (let i = 0; i < samples; i++) {
+          const t = oldestT + random() * (latestT - oldestT);
+          const start = performance.now();
+          store.stateAt(t);
+          times.push(performance.now() - start);
+        }
+        p95s.push(quantile(times, 0.95));
+        p50s.push(median(times));
+        max = Math.max(max, ...times);
+      }
+      return {
+        p95Ms: round2(median(p95s)),
+        p50Ms: round2(median(p50s)),
+        maxMs: round2(max),
+        runsP95Ms: p95s.map(round2),
+        events: store.count(),
+        buildMs: Math.round(buildMs),
+        fileBytes: store.stats().usedBytes,
+      };
+    } finally {
+      store.close();
+    }
+  });
+}
+
+const round2 = (n: number): number => Math.round(n * 100) / 100;
+
+const invokedDirectly =
+  process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (invokedDirectly) {
+  const which = process.argv[2] ?? 'all';
+  if (which === 'all' || which === 'append') {
+    process.stdout.write(`append: ${JSON.stringify(benchStoreEventsPerSecond())}\n`);
+  }
+  if (which === 'all' || which === 'seek') {
+    process.stdout.write(`seek: ${JSON.stringify(benchSeek())}\n`);
+  }
+}

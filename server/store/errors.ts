@@ -1,0 +1,93 @@
+/**
+ * The one error type the store throws. Its message always starts with the database path, so a
+ * log line says which file failed, and `code` lets callers (tRPC, CLI) pick a response without
+ * parsing text. The SQLite error, when there is one, rides along as `cause`.
+ */
+
+export type StoreErrorCode =
+  /** The file is not a Podscope timeline (not SQLite, or SQLite with someone else's tables). */
+  | 'NOT_PODSCOPE'
+  /** Written by a newer Podscope: its schema version is above what this build knows. */
+  | 'NEWER_SCHEMA'
+  /** SQLite reports the file damaged (SQLITE_CORRUPT / SQLITE_NOTADB after identification). */
+  | 'CORRUPT'
+  /** The disk (or the configured hard limit) is full; the failed write left nothing behind. */
+  | 'DISK_FULL'
+  /** Any other failed write or read at the OS level (SQLITE_IOERR_*). */
+  | 'IO'
+  /** The file or its directory cannot be opened or written (permissions, read-only mount). */
+  | 'CANNOT_OPEN'
+  /** Another connection holds the write lock for longer than the busy timeout. */
+  | 'BUSY'
+  /** An event, title, note or annotation above its size limit. */
+  | 'TOO_LARGE'
+  /** Malformed input (non-finite time, unknown kind, from after to …). */
+  | 'INVALID'
+  /** No saved timeline with that id. */
+  | 'NOT_FOUND'
+  /** The moment asked for is older than retention kept. */
+  | 'NOT_RETAINED'
+  /** The store was closed. */
+  | 'CLOSED'
+  /** Any other SQLite error. */
+  | 'SQLITE';
+
+export class PodscopeStoreError extends Error {
+  override name = 'PodscopeStoreError';
+  readonly code: StoreErrorCode;
+  readonly path: string;
+
+  constructor(path: string, code: StoreErrorCode, detail: string, cause?: unknown) {
+    super(`${path}: ${detail}`, cause === undefined ? undefined : { cause });
+    this.code = code;
+    this.path = path;
+  }
+}
+
+/** The SQLite result code better-sqlite3 puts on its errors (`SQLITE_FULL`, `SQLITE_IOERR_WRITE` …). */
+export function sqliteCode(err: unknown): string | undefined {
+  if (err instanceof Error && 'code' in err && typeof err.code === 'string') return err.code;
+  return undefined;
+}
+
+function classify(code: string | undefined): StoreErrorCode {
+  if (!code) return 'SQLITE';
+  if (code === 'SQLITE_FULL') return 'DISK_FULL';
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return 'CORRUPT';
+  if (code.startsWith('SQLITE_IOERR')) return 'IO';
+  if (
+    code.startsWith('SQLITE_READONLY') ||
+    code.startsWith('SQLITE_CANTOPEN') ||
+    code === 'SQLITE_PERM'
+  ) {
+    return 'CANNOT_OPEN';
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'BUSY';
+  return 'SQLITE';
+}
+
+/**
+ * Wraps whatever a database call threw into a PodscopeStoreError that names the file and the
+ * operation. Errors that already are PodscopeStoreErrors pass through unchanged.
+ */
+export function wrapError(
+  path: string,
+  operation: string,
+  err: unknown,
+  consequence?: string,
+): PodscopeStoreError {
+  if (err instanceof PodscopeStoreError) return err;
+  const code = sqliteCode(err);
+  const message = err instanceof Error ? err.message : String(err);
+  const kind = classify(code);
+  const hint =
+    kind === 'DISK_FULL'
+      ? 'disk full'
+      : kind === 'CORRUPT'
+        ? 'the database file is corrupt'
+        : kind === 'BUSY'
+          ? 'the database is locked by another process'
+          : undefined;
+  const detail = `${operation} failed${hint ? `: ${hint}` : ''} (${code ? `${code}: ` : ''}${message})${consequence ? `; ${consequence}` : ''}`;
+  return new PodscopeStoreError(path, kind, detail, err);
+}

@@ -1,0 +1,35 @@
+/**
+ * server/store — the persistent timeline (SQLite through better-sqlite3, WAL).
+ *
+ *   const store = openStore({ path: '.podscope', retention: { maxAgeMs: 7 * 86_400_000 } });
+ *   const sequenced = store.append(batch);          // one transaction per relist batch
+ *   store.eventsAfter(lastEventId, 1000);           // SSE backfill
+ *   store.stateAt(t); store.stateAtSeq(seq);        // replay: nearest checkpoint + fold
+ *   await store.retention();                        // call periodically
+ *   store.saveTimeline({ title, from, to });        // survives retention
+ *
+ * Guarantees:
+ * - seqs are strictly increasing, never reused (also across restarts and retention);
+ * - a batch is all or nothing; once `append` returns, a killed process loses none of it;
+ * - every failure is a PodscopeStoreError whose message starts with the database path and
+ *   whose `code` says what kind of failure it was; a failed write changes nothing.
+ * - States returned by stateAt/stateAtSeq are shared immutable values (as the reducer makes
+ *   them): read them, don't mutate them.
+ */
+export { openStore, TimelineStore, systemClock, DEFAULT_CHECKPOINT_EVERY } from './store';
+export type { Clock, StoreOptions, TimelineBounds, StoreStats } from './store';
+export { PodscopeStoreError } from './errors';
+export type { StoreErrorCode } from './errors';
+export { DEFAULT_MAX_EVENT_BYTES, DEFAULT_RANGE_LIMIT } from './events';
+export type { RangeQuery } from './events';
+export type { CheckpointInfo } from './checkpoints';
+export type { RetentionPolicy, RetentionReport } from './retention';
+export { LIMITS as SAVED_TIMELINE_LIMITS } from './timelines';
+export type {
+  Annotation,
+  AnnotationInput,
+  SaveTimelineInput,
+  SavedTimeline,
+  SavedTimelineSummary,
+} from './timelines';
+export { DEFAULT_DIR, DEFAULT_FILE } from './open';

@@ -1,0 +1,198 @@
+import Database from 'better-sqlite3';
+import {
+  existsSync,
+  openSync,
+  readFileSync,
+  writeFileSync,
+  closeSync,
+  writeSync,
+  statSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PodscopeStoreError } from './errors';
+import { openConnection } from './open';
+import { MIGRATIONS, PODSCOPE_APPLICATION_ID, type Migration } from './schema';
+import { openStore } from './store';
+import { SyntheticWorkload } from './synthetic';
+import { tempDir } from './testkit';
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  tmp = tempDir();
+});
+afterEach(() => tmp.cleanup());
+
+function storeError(fn: () => unknown): PodscopeStoreError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(PodscopeStoreError);
+    return err as PodscopeStoreError;
+  }
+  throw new Error('expected a PodscopeStoreError, nothing was thrown');
+}
+
+describe('opening', () => {
+  it('creates the directory and timeline.db, in WAL mode, marked as Podscope', () => {
+    const dir = join(tmp.dir, 'nested', '.podscope');
+    const store = openStore({ path: dir });
+    expect(store.path).toBe(join(dir, 'timeline.db'));
+    store.close();
+    const db = new Database(join(dir, 'timeline.db'), { readonly: true });
+    expect(db.pragma('application_id', { simple: true })).toBe(PODSCOPE_APPLICATION_ID);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('auto_vacuum', { simple: true })).toBe(2);
+    expect(db.prepare('SELECT version FROM schema_version').pluck().all()).toEqual([1]);
+    db.close();
+  });
+
+  it('accepts a *.db file path and creates its directory', () => {
+    const file = join(tmp.dir, 'sub', 'incident.db');
+    openStore({ path: file }).close();
+    expect(existsSync(file)).toBe(true);
+  });
+
+  it('initialises an existing empty file (0 bytes)', () => {
+    const file = join(tmp.dir, 'empty.db');
+    writeFileSync(file, '');
+    const store = openStore({ path: file });
+    expect(store.latestSeq()).toBe(0);
+    store.close();
+  });
+
+  it('reopens without migrating again and keeps the data', () => {
+    const store = openStore({ path: tmp.dir });
+    store.append(new SyntheticWorkload({ seed: 2 }).nextBatch());
+    const seq = store.latestSeq();
+    store.close();
+    const again = openStore({ path: tmp.dir });
+    expect(again.latestSeq()).toBe(seq);
+    again.close();
+    const db = new Database(join(tmp.dir, 'timeline.db'), { readonly: true });
+    expect(db.prepare('SELECT count(*) FROM schema_version').pluck().get()).toBe(1);
+    db.close();
+  });
+});
+
+describe('refusing files that are not a usable Podscope timeline', () => {
+  it('a text file: not a Podscope timeline (not an SQLite database), and leaves it untouched', () => {
+    const file = join(tmp.dir, 'notes.db');
+    const text = 'hello, this is not a database\n'.repeat(200);
+    writeFileSync(file, text);
+    const err = storeError(() => openStore({ path: file }));
+    expect(err.code).toBe('NOT_PODSCOPE');
+    expect(err.message).toBe(`${file}: not a Podscope timeline (not an SQLite database)`);
+    expect(String(err)).toMatch(/^PodscopeStoreError: .*notes\.db: not a Podscope timeline/);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(existsSync(`${file}-wal`)).toBe(false);
+  });
+
+  it("another application's SQLite database, and leaves its journal mode alone", () => {
+    const file = join(tmp.dir, 'other.db');
+    const other = new Database(file);
+    other.exec('CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)');
+    other.close();
+    const err = storeError(() => openStore({ path: file }));
+    expect(err.code).toBe('NOT_PODSCOPE');
+    expect(err.message).toContain(
+      'not a Podscope timeline (an SQLite database with other tables: users)',
+    );
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('journal_mode', { simple: true })).toBe('delete');
+    check.close();
+  });
+
+  it('an SQLite database with a foreign application_id', () => {
+    const file = join(tmp.dir, 'foreign.db');
+    const other = new Database(file);
+    other.pragma('application_id = 1234');
+    other.close();
+    const err = storeError(() => openStore({ path: file }));
+    expect(err.code).toBe('NOT_PODSCOPE');
+    expect(err.message).toContain('application_id is 0x4d2');
+  });
+
+  it('a database written by a newer Podscope', () => {
+    openStore({ path: tmp.dir }).close();
+    const db = new Database(join(tmp.dir, 'timeline.db'));
+    db.prepare(
+      'INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)',
+    ).run(9, 'future', 0);
+    db.close();
+    const err = storeError(() => openStore({ path: tmp.dir }));
+    expect(err.code).toBe('NEWER_SCHEMA');
+    expect(err.message).toContain(
+      'written by a newer Podscope (timeline schema v9; this build reads up to v1)',
+    );
+  });
+
+  it('a corrupt file (damaged b-tree pages)', () => {
+    const store = openStore({ path: tmp.dir });
+    const workload = new SyntheticWorkload({ seed: 5 });
+    for (const b of workload.batches(3_000)) store.append(b);
+    store.close();
+    const file = join(tmp.dir, 'timeline.db');
+    // Overwrite everything after the 100-byte header of page 1 and a stretch of later pages.
+    const fd = openSync(file, 'r+');
+    const size = statSync(file).size;
+    writeSync(fd, Buffer.alloc(4096 - 100, 0xa5), 0, 4096 - 100, 100);
+    writeSync(fd, Buffer.alloc(Math.min(64 * 4096, size - 8192), 0x5a), 0, undefined, 8192);
+    closeSync(fd);
+    const err = storeError(() => {
+      const s = openStore({ path: tmp.dir });
+      try {
+        s.range({ limit: 100_000 });
+        if (s.verify().length > 0) throw new Error('verify found problems but nothing threw');
+      } finally {
+        s.close();
+      }
+    });
+    expect(err.code).toBe('CORRUPT');
+    expect(err.message).toContain(file);
+    expect(err.message).toContain('corrupt');
+  });
+});
+
+describe('forward migrations', () => {
+  const v2: Migration = {
+    version: 2,
+    description: 'add a note column to checkpoints',
+    up: (db) => db.exec("ALTER TABLE checkpoints ADD COLUMN note TEXT NOT NULL DEFAULT ''"),
+  };
+
+  it('applies pending migrations once, in order, recording each', () => {
+    const file = join(tmp.dir, 'timeline.db');
+    openConnection(file).close();
+    const db = openConnection(file, { migrations: [...MIGRATIONS, v2] });
+    expect(db.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(
+      [1, 2],
+    );
+    const columns = db.prepare("SELECT name FROM pragma_table_info('checkpoints')").pluck().all();
+    expect(columns).toContain('note');
+    db.close();
+    // Opening again is a no-op (ALTER TABLE would fail if run twice).
+    openConnection(file, { migrations: [...MIGRATIONS, v2] }).close();
+  });
+
+  it('a failing migration leaves the previous version intact', () => {
+    const file = join(tmp.dir, 'timeline.db');
+    openConnection(file).close();
+    const broken: Migration = {
+      version: 2,
+      description: 'broken',
+      up: (db) => {
+        db.exec('CREATE TABLE half_done (x)');
+        db.exec('THIS IS NOT SQL');
+      },
+    };
+    const err = storeError(() => openConnection(file, { migrations: [...MIGRATIONS, broken] }));
+    expect(err.message).toContain('migrating the timeline schema to v2 (broken) failed');
+    const db = new Database(file, { readonly: true });
+    expect(db.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(1);
+    expect(
+      db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'half_done'").pluck().get(),
+    ).toBe(0);
+    db.close();
+  });
+});

@@ -1,0 +1,293 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { entityId, type TimelineEvent, type UnsequencedEvent } from '@/lib/timeline';
+import { PodscopeStoreError } from './errors';
+import { openStore, type TimelineStore } from './store';
+import { SyntheticWorkload } from './synthetic';
+import { tempDir } from './testkit';
+
+let tmp: ReturnType<typeof tempDir>;
+let store: TimelineStore;
+beforeEach(() => {
+  tmp = tempDir();
+  store = openStore({ path: tmp.dir });
+});
+afterEach(() => {
+  store.close();
+  tmp.cleanup();
+});
+
+const cri = (t: number, node = 'node-a', extra: Partial<UnsequencedEvent> = {}): UnsequencedEvent =>
+  ({
+    t,
+    node,
+    kind: 'cri',
+    type: 'ContainerStarted',
+    source: 'relist',
+    podUid: 'uid-1',
+    container: 'app',
+    ...extra,
+  }) as UnsequencedEvent;
+
+function thrown(fn: () => unknown): PodscopeStoreError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof PodscopeStoreError) return err;
+    throw err;
+  }
+  throw new Error('expected a PodscopeStoreError');
+}
+
+describe('append', () => {
+  it('assigns strictly increasing seqs from 1 and returns the events in input order', () => {
+    const first = store.append([cri(100), cri(101, 'node-b')]);
+    const second = store.append([cri(102)]);
+    expect(first.map((e) => e.seq)).toEqual([1, 2]);
+    expect(first[1]?.node).toBe('node-b');
+    expect(second.map((e) => e.seq)).toEqual([3]);
+    expect(store.latestSeq()).toBe(3);
+    expect(store.count()).toBe(3);
+  });
+
+  it('an empty batch is a no-op', () => {
+    expect(store.append([])).toEqual([]);
+    expect(store.latestSeq()).toBe(0);
+  });
+
+  it('stores what it returned, field for field (times revived as Dates)', () => {
+    const workload = new SyntheticWorkload({ seed: 4 });
+    const written: TimelineEvent[] = [];
+    for (let i = 0; i < 5; i++) written.push(...store.append(workload.nextBatch()));
+    const read = store.range();
+    expect(read).toEqual(written);
+    const running = read.find((e) => e.kind === 'container' && e.status?.state?.running);
+    expect(running).toBeDefined();
+    expect(
+      running?.kind === 'container' && running.status?.state?.running?.startedAt,
+    ).toBeInstanceOf(Date);
+  });
+
+  it('continues after a restart from the stored seq', () => {
+    store.append([cri(1), cri(2), cri(3)]);
+    store.close();
+    store = openStore({ path: tmp.dir });
+    expect(store.latestSeq()).toBe(3);
+    expect(store.append([cri(4)])[0]?.seq).toBe(4);
+  });
+
+  it('never reuses a seq, even when the newest rows are gone (high-water mark in meta)', async () => {
+    store.append([cri(1), cri(2), cri(3)]);
+    // Everything is older than the age limit: retention removes every event, including the newest.
+    const report = await store.retention({ maxAgeMs: 0 });
+    expect(report.eventsRemoved).toBe(3);
+    expect(store.count()).toBe(0);
+    store.close();
+    store = openStore({ path: tmp.dir });
+    expect(store.latestSeq()).toBe(3);
+    expect(store.append([cri(5)])[0]?.seq).toBe(4);
+  });
+
+  it('refuses a batch with an oversized event as a whole, naming the event', () => {
+    const small = openStore({ path: `${tmp.dir}/small.db`, maxEventBytes: 1024 });
+    try {
+      small.append([cri(1)]);
+      const big = cri(2, 'node-a', { detail: { message: 'x'.repeat(2000) } });
+      const err = thrown(() => small.append([cri(2), big, cri(3)]));
+      expect(err.code).toBe('TOO_LARGE');
+      expect(err.message).toMatch(
+        /event #1 \(cri ContainerStarted for uid-1\/app on node "node-a"\) is \d+ bytes encoded, above the 1024-byte limit/,
+      );
+      expect(small.latestSeq()).toBe(1);
+      expect(small.count()).toBe(1);
+      expect(small.append([cri(4)])[0]?.seq).toBe(2);
+    } finally {
+      small.close();
+    }
+  });
+
+  it('counts bytes, not UTF-16 units, against the limit', () => {
+    const small = openStore({ path: `${tmp.dir}/utf8.db`, maxEventBytes: 1500 });
+    try {
+      // 400 CJK characters: 400 UTF-16 units but 1200 bytes of UTF-8, plus the envelope.
+      const err = thrown(() =>
+        small.append([cri(1, 'node-a', { detail: { message: '节'.repeat(500) } })]),
+      );
+      expect(err.code).toBe('TOO_LARGE');
+      expect(
+        small.append([cri(1, 'node-a', { detail: { message: '节'.repeat(300) } })]),
+      ).toHaveLength(1);
+    } finally {
+      small.close();
+    }
+  });
+
+  it('stores strings exactly as given (escaping is the renderer’s job)', () => {
+    const hostile = '<img src=x onerror=alert(1)> "quotes" \u0000 nul \u202e rtl 🚀';
+    store.append([cri(1, hostile, { detail: { reason: hostile } })]);
+    const [e] = store.range();
+    expect(e?.node).toBe(hostile);
+    expect(e?.kind === 'cri' && e.detail?.reason).toBe(hostile);
+  });
+
+  it('rejects malformed events with context and writes nothing', () => {
+    store.append([cri(1)]);
+    const err = thrown(() => store.append([cri(2), cri(Number.NaN, 'node-z')]));
+    expect(err.code).toBe('INVALID');
+    expect(err.message).toContain(
+      'event #1 (cri ContainerStarted on node "node-z"): t must be a finite epoch-ms number, got NaN',
+    );
+    expect(
+      thrown(() => store.append([{ ...cri(2), kind: 'bogus' } as unknown as UnsequencedEvent]))
+        .code,
+    ).toBe('INVALID');
+    expect(thrown(() => store.append([cri(2, '')])).code).toBe('INVALID');
+    expect(store.latestSeq()).toBe(1);
+  });
+
+  it('ignores a seq the caller put on an event', () => {
+    const withSeq = { ...cri(1), seq: 999 } as unknown as UnsequencedEvent;
+    expect(store.append([withSeq])[0]?.seq).toBe(1);
+    expect(store.range()[0]?.seq).toBe(1);
+  });
+
+  it('throws CLOSED after close', () => {
+    store.close();
+    expect(thrown(() => store.append([cri(1)])).code).toBe('CLOSED');
+    expect(thrown(() => store.range()).code).toBe('CLOSED');
+    store = openStore({ path: tmp.dir });
+  });
+});
+
+describe('two connections appending to one file', () => {
+  it('re-sequences instead of colliding', () => {
+    const other = openStore({ path: tmp.dir });
+    try {
+      store.append([cri(1), cri(2)]);
+      expect(other.append([cri(3)])[0]?.seq).toBe(3);
+      expect(store.append([cri(4)])[0]?.seq).toBe(4);
+      expect(store.range().map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    } finally {
+      other.close();
+    }
+  });
+});
+
+describe('reads', () => {
+  let all: TimelineEvent[];
+  beforeEach(() => {
+    const workload = new SyntheticWorkload({
+      seed: 9,
+      nodes: 3,
+      podsPerNode: 4,
+      stepMs: 1_000,
+      startT: 1_000_000,
+    });
+    all = [];
+    for (let i = 0; i < 20; i++) all.push(...store.append(workload.nextBatch()));
+  });
+
+  it('range() with no query returns everything in seq order (up to the default limit)', () => {
+    expect(store.range()).toEqual(all);
+  });
+
+  it('range by time is inclusive at both ends', () => {
+    const from = 1_005_000;
+    const to = 1_009_000;
+    const got = store.range({ from, to });
+    expect(got.length).toBeGreaterThan(0);
+    expect(got).toEqual(all.filter((e) => e.t >= from && e.t <= to));
+  });
+
+  it('range by time with nothing inside is empty', () => {
+    expect(store.range({ from: 2_000_000 })).toEqual([]);
+    expect(store.range({ to: 999_999 })).toEqual([]);
+    expect(store.range({ from: 1_005_500, to: 1_005_900 })).toEqual([]);
+  });
+
+  it('pages with afterSeq and limit without gaps or duplicates', () => {
+    const pages: TimelineEvent[] = [];
+    let after = 0;
+    for (;;) {
+      const page = store.range({ afterSeq: after, limit: 37 });
+      if (page.length === 0) break;
+      expect(page.length).toBeLessThanOrEqual(37);
+      pages.push(...page);
+      after = page[page.length - 1]?.seq ?? after;
+    }
+    expect(pages).toEqual(all);
+  });
+
+  it('filters by node and kind', () => {
+    const got = store.range({ nodes: ['node-001'], kinds: ['pod', 'node'] });
+    expect(got.length).toBeGreaterThan(0);
+    expect(got).toEqual(
+      all.filter((e) => e.node === 'node-001' && (e.kind === 'pod' || e.kind === 'node')),
+    );
+    expect(store.range({ nodes: [] })).toEqual([]);
+  });
+
+  it('combines time, seq and filters', () => {
+    const mid = all[Math.floor(all.length / 2)]?.seq ?? 0;
+    const got = store.range({
+      from: 1_003_000,
+      to: 1_015_000,
+      afterSeq: mid,
+      kinds: ['container'],
+      limit: 10,
+    });
+    expect(got).toEqual(
+      all
+        .filter(
+          (e) => e.t >= 1_003_000 && e.t <= 1_015_000 && e.seq > mid && e.kind === 'container',
+        )
+        .slice(0, 10),
+    );
+  });
+
+  it('a non-finite limit means no limit', () => {
+    expect(store.range({ limit: Number.POSITIVE_INFINITY })).toHaveLength(all.length);
+    expect(store.range({ limit: 0 })).toEqual([]);
+  });
+
+  it('eventsAfter is what an SSE resume needs', () => {
+    const at = all[100]?.seq ?? 0;
+    expect(store.eventsAfter(at, 5)).toEqual(all.slice(101, 106));
+    expect(store.eventsAfter(store.latestSeq())).toEqual([]);
+  });
+
+  it('bounds() and stats()', () => {
+    const last = all[all.length - 1];
+    expect(store.bounds()).toEqual({
+      floorSeq: 0,
+      floorT: 0,
+      oldestSeq: 1,
+      oldestT: 1_000_000,
+      latestSeq: all.length,
+      latestT: last?.t,
+    });
+    const stats = store.stats();
+    expect(stats.events).toBe(all.length);
+    expect(stats.usedBytes).toBeGreaterThan(0);
+  });
+
+  it('stores the entity id, node, kind and type columns', () => {
+    // Filters only see columns, so a wrong column would show as a wrong filter result.
+    const pods = store.range({ kinds: ['pod'] });
+    expect(pods.every((e) => e.kind === 'pod')).toBe(true);
+    expect(new Set(pods.map(entityId)).size).toBeGreaterThan(1);
+  });
+});
+
+describe('timeline time', () => {
+  it('is the running maximum of t, so a clock step backwards keeps time queries monotonic', () => {
+    store.append([cri(1_000), cri(2_000)]);
+    store.append([cri(1_500)]); // server clock stepped back
+    store.append([cri(3_000)]);
+    // The event keeps its own t…
+    expect(store.range().map((e) => e.t)).toEqual([1_000, 2_000, 1_500, 3_000]);
+    // …and sits at timeline time 2_000, like the reducer's state.t.
+    expect(store.range({ from: 1_600, to: 2_500 }).map((e) => e.seq)).toEqual([2, 3]);
+    expect(store.stateAt(2_000).seq).toBe(3);
+    expect(store.stateAt(1_999).seq).toBe(1);
+  });
+});

@@ -1,0 +1,461 @@
+/**
+ * The persistent timeline: every event the engine records, periodic checkpoints of the whole
+ * ClusterState, and any moment's state rebuilt from the nearest checkpoint plus the events
+ * after it, folded through the same reducer the browser uses (lib/timeline).
+ *
+ * One TimelineStore owns one better-sqlite3 connection. better-sqlite3 is synchronous, so every
+ * method here runs to completion before the next starts; only retention (long, in bounded
+ * batches) is async and yields between batches so appends interleave with it.
+ */
+import type { Database as Db, Transaction } from 'better-sqlite3';
+import {
+  decode,
+  emptyState,
+  reduce,
+  type ClusterState,
+  type TimelineEvent,
+  type UnsequencedEvent,
+} from '@/lib/timeline';
+import { CheckpointTable, type CheckpointInfo } from './checkpoints';
+import { PodscopeStoreError, wrapError } from './errors';
+import {
+  DEFAULT_MAX_EVENT_BYTES,
+  EventTable,
+  encodeBatch,
+  type EncodedBatch,
+  type RangeQuery,
+} from './events';
+import { MetaTable, type Marks } from './meta';
+import { openConnection, resolveDatabasePath } from './open';
+import {
+  runRetention,
+  type RetentionHost,
+  type RetentionPolicy,
+  type RetentionReport,
+} from './retention';
+import {
+  SavedTimelines,
+  type Annotation,
+  type AnnotationInput,
+  type SaveTimelineInput,
+  type SavedTimeline,
+  type SavedTimelineSummary,
+} from './timelines';
+
+/** What one append transaction wrote; applied to the in-memory marks only after COMMIT. */
+interface Written {
+  batch: EncodedBatch;
+  /** The state after the batch, when known. */
+  live?: ClusterState;
+  /** Set when the transaction also wrote a checkpoint. */
+  checkpointSeq?: number;
+}
+
+export interface Clock {
+  /** Epoch milliseconds. */
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+export const DEFAULT_CHECKPOINT_EVERY = 5_000;
+
+export interface StoreOptions {
+  /** A directory (default `.podscope`, holding `timeline.db`), a `*.db` file, or `:memory:`. */
+  path?: string;
+  /** Applied by `retention()` when it is called without a policy. */
+  retention?: RetentionPolicy;
+  /** Write a checkpoint once this many events have been appended since the last (default 5,000). */
+  checkpointEvery?: number;
+  /** Used for retention's age cut-off and the created-at of checkpoints and saved timelines. */
+  clock?: Clock;
+  /** Refuse events whose encoded JSON is larger than this many bytes (default 256 KiB). */
+  maxEventBytes?: number;
+  /**
+   * Hard cap on the database file: writes that would grow it further fail with DISK_FULL and
+   * change nothing. A backstop behind retention's `maxBytes`, which is only applied periodically.
+   */
+  hardLimitBytes?: number;
+}
+
+/** What the timeline currently holds. */
+export interface TimelineBounds {
+  /** The oldest seq whose state `stateAtSeq` can still produce (0 when nothing was ever removed). */
+  floorSeq: number;
+  /** The oldest moment `stateAt` accepts (the floor checkpoint's time, or 0). */
+  floorT: number;
+  /** The oldest stored event, if any. */
+  oldestSeq?: number;
+  oldestT?: number;
+  /** The last seq ever assigned and its timeline time. */
+  latestSeq: number;
+  latestT: number;
+}
+
+export interface StoreStats {
+  path: string;
+  /** Bytes in use inside the database file (pages not on the free list). */
+  usedBytes: number;
+  events: number;
+  checkpoints: number;
+  timelines: number;
+}
+
+/** Opens the timeline database, creating the directory and file on first use. */
+export function openStore(options: StoreOptions = {}): TimelineStore {
+  const file = resolveDatabasePath(options.path);
+  const db = openConnection(
+    file,
+    options.hardLimitBytes === undefined ? {} : { hardLimitBytes: options.hardLimitBytes },
+  );
+  try {
+    return new TimelineStore(db, file, options);
+  } catch (err) {
+    db.close();
+    throw wrapError(file, 'opening the timeline', err);
+  }
+}
+
+export class TimelineStore {
+  readonly path: string;
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private readonly checkpointEvery: number;
+  private readonly maxEventBytes: number;
+  private readonly policy: RetentionPolicy;
+  private readonly events: EventTable;
+  private readonly checkpoints: CheckpointTable;
+  private readonly meta: MetaTable;
+  private readonly saved: SavedTimelines;
+  private readonly appendTx: Transaction<(batch: EncodedBatch) => Written>;
+  private marks: Marks;
+  private lastCheckpointSeq: number;
+  /** The state at marks.highSeq, kept once known so checkpoints need no re-fold. */
+  private live: ClusterState | undefined;
+  private retentionRun: Promise<RetentionReport> | undefined;
+  private closed = false;
+
+  /** Use openStore(). */
+  constructor(db: Db, path: string, options: StoreOptions = {}) {
+    this.db = db;
+    this.path = path;
+    this.clock = options.clock ?? systemClock;
+    this.checkpointEvery = Math.max(
+      1,
+      Math.floor(options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY),
+    );
+    this.maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+    this.policy = options.retention ?? {};
+    this.events = new EventTable(db);
+    this.checkpoints = new CheckpointTable(db);
+    this.meta = new MetaTable(db);
+    this.saved = new SavedTimelines(db, path, {
+      now: () => this.clock.now(),
+      stateAt: (t) => this.stateAt(t),
+      seqAtOrBefore: (t) => this.events.seqAtOrBefore(t),
+    });
+    const marks = this.meta.read();
+    // Rows beyond the mark cannot exist (both are written in one transaction), but trust the rows.
+    const stored = this.events.maxStoredSeq();
+    this.marks = stored > marks.highSeq ? { ...marks, highSeq: stored } : marks;
+    this.lastCheckpointSeq = this.checkpoints.latestSeq();
+    this.appendTx = db.transaction((batch: EncodedBatch) => this.writeBatch(batch));
+  }
+
+  /**
+   * Gives the events the next seqs and writes them in one transaction: after it returns they
+   * survive a killed process; if it throws, none of them was written and no seq was used.
+   * Returns the sequenced events in input order.
+   */
+  append(input: readonly UnsequencedEvent[]): TimelineEvent[] {
+    this.assertOpen();
+    if (input.length === 0) return [];
+    const batch = encodeBatch(
+      this.path,
+      input,
+      this.marks.highSeq + 1,
+      this.marks.highT,
+      this.maxEventBytes,
+    );
+    let written: Written;
+    try {
+      written = this.appendTx.immediate(batch);
+    } catch (err) {
+      throw wrapError(
+        this.path,
+        `appending ${input.length} events after seq ${this.marks.highSeq}`,
+        err,
+        'nothing from this batch was written',
+      );
+    }
+    const last = written.batch.rows[written.batch.rows.length - 1];
+    if (last) this.marks = { ...this.marks, highSeq: last.seq, highT: written.batch.lastT };
+    if (written.checkpointSeq !== undefined) this.lastCheckpointSeq = written.checkpointSeq;
+    this.live = written.live;
+    return written.batch.events;
+  }
+
+  /**
+   * Runs inside the append transaction. Changes no field of `this` except to resynchronise with
+   * the file, so a failed COMMIT leaves the in-memory marks matching the database.
+   */
+  private writeBatch(planned: EncodedBatch): Written {
+    let batch = planned;
+    let live = this.live;
+    const stored = this.meta.highSeq();
+    if (stored !== this.marks.highSeq) {
+      // Another connection appended since we last looked: take its marks, re-sequence, and
+      // forget the in-memory state, which no longer matches the file.
+      this.marks = { ...this.meta.read(), highSeq: Math.max(stored, this.events.maxStoredSeq()) };
+      this.lastCheckpointSeq = this.checkpoints.latestSeq();
+      this.live = live = undefined;
+      const inputs = planned.events.map(({ seq: _seq, ...rest }) => rest);
+      batch = encodeBatch(
+        this.path,
+        inputs,
+        this.marks.highSeq + 1,
+        this.marks.highT,
+        this.maxEventBytes,
+      );
+    }
+    this.events.write(batch.rows);
+    const last = batch.rows[batch.rows.length - 1];
+    if (!last) return { batch };
+    this.meta.setHigh(last.seq, batch.lastT);
+    if (live) for (const e of batch.events) live = reduce(live, e);
+    if (last.seq - this.lastCheckpointSeq < this.checkpointEvery)
+      return live ? { batch, live } : { batch };
+    // Reads inside this transaction see the rows just inserted.
+    live ??= this.foldTo(last.seq);
+    this.checkpoints.write(live, this.clock.now());
+    return { batch, live, checkpointSeq: last.seq };
+  }
+
+  /** Events in ascending seq, filtered by timeline time, seq, node and kind. */
+  range(query: RangeQuery = {}): TimelineEvent[] {
+    return this.guard('reading a range of events', () =>
+      this.events.range(query, this.marks.highSeq),
+    );
+  }
+
+  /** Up to `limit` events after `seq`, ascending: what a reconnecting subscriber missed. */
+  eventsAfter(seq: number, limit = 1_000): TimelineEvent[] {
+    return this.guard(`reading events after seq ${seq}`, () =>
+      this.events.range({ afterSeq: seq, limit }, this.marks.highSeq),
+    );
+  }
+
+  /** The last seq ever assigned (0 for a new timeline); retention never lowers it. */
+  latestSeq(): number {
+    this.assertOpen();
+    return this.marks.highSeq;
+  }
+
+  /** Number of events stored (after retention). */
+  count(): number {
+    return this.guard('counting events', () => this.events.count());
+  }
+
+  bounds(): TimelineBounds {
+    return this.guard('reading the timeline bounds', () => {
+      const oldest = this.events.oldestRow();
+      return {
+        floorSeq: this.marks.floorSeq,
+        floorT: this.marks.floorT,
+        ...(oldest ? { oldestSeq: oldest.seq, oldestT: oldest.t } : {}),
+        latestSeq: this.marks.highSeq,
+        latestT: this.marks.highT,
+      };
+    });
+  }
+
+  /**
+   * The state after every event up to and including `seq` (clamped to the latest). Throws
+   * NOT_RETAINED below the retention floor.
+   */
+  stateAtSeq(seq: number): ClusterState {
+    return this.guard(`rebuilding the state at seq ${seq}`, () => {
+      const target = Math.min(Math.floor(seq), this.marks.highSeq);
+      if (target < this.marks.floorSeq) {
+        throw new PodscopeStoreError(
+          this.path,
+          'NOT_RETAINED',
+          `seq ${seq} is older than the retained timeline (oldest state kept: seq ${this.marks.floorSeq})`,
+        );
+      }
+      return this.foldTo(target);
+    });
+  }
+
+  /**
+   * The state at moment t (epoch ms): after every event whose timeline time is at or before t.
+   * Throws NOT_RETAINED for moments before the retained timeline.
+   */
+  stateAt(t: number): ClusterState {
+    return this.guard(`rebuilding the state at t=${t}`, () => {
+      let seq = this.events.seqAtOrBefore(t) ?? 0;
+      if (seq < this.marks.floorSeq) {
+        if (this.marks.floorSeq > 0 && t >= this.marks.floorT) seq = this.marks.floorSeq;
+        else {
+          throw new PodscopeStoreError(
+            this.path,
+            'NOT_RETAINED',
+            `t=${t} is older than the retained timeline (oldest moment kept: t=${this.marks.floorT})`,
+          );
+        }
+      }
+      return this.foldTo(seq);
+    });
+  }
+
+  /** Nearest checkpoint at or before `seq`, then the events after it through the reducer. */
+  private foldTo(seq: number): ClusterState {
+    if (seq <= 0) return emptyState();
+    if (this.live && this.live.seq === seq) return this.live;
+    let state = this.checkpoints.nearest(seq);
+    if (state === undefined || state.seq < this.marks.floorSeq) {
+      if (this.marks.floorSeq > 0) {
+        throw new PodscopeStoreError(
+          this.path,
+          'CORRUPT',
+          `the database file is corrupt: no checkpoint at the retention floor (seq ${this.marks.floorSeq})`,
+        );
+      }
+      state = emptyState();
+    }
+    for (const body of this.events.bodies(state.seq, seq))
+      state = reduce(state, decode<TimelineEvent>(body));
+    return state;
+  }
+
+  /** Writes a checkpoint at the latest seq now (if there is none there yet). */
+  checkpoint(): CheckpointInfo {
+    return this.guard('writing a checkpoint', () => {
+      const seq = this.marks.highSeq;
+      const state = this.foldTo(seq);
+      const info = this.db
+        .transaction(() => this.checkpoints.write(state, this.clock.now()))
+        .immediate();
+      this.lastCheckpointSeq = Math.max(this.lastCheckpointSeq, seq);
+      this.live = state;
+      return info;
+    });
+  }
+
+  /**
+   * Removes the oldest events and checkpoints beyond the policy (default: the one given to
+   * openStore) in bounded batches, yielding between them. Moments from the new floor on stay
+   * replayable: a checkpoint is written at the floor before anything is deleted. Concurrent
+   * calls share one run.
+   */
+  retention(policy: RetentionPolicy = this.policy): Promise<RetentionReport> {
+    this.assertOpen();
+    if (this.retentionRun) return this.retentionRun;
+    const run = runRetention(this.retentionHost(), policy).finally(() => {
+      this.retentionRun = undefined;
+    });
+    this.retentionRun = run;
+    return run;
+  }
+
+  private retentionHost(): RetentionHost {
+    return {
+      db: this.db,
+      path: this.path,
+      now: () => this.clock.now(),
+      marks: () => this.marks,
+      events: this.events,
+      checkpoints: this.checkpoints,
+      isClosed: () => this.closed,
+      usedBytes: () => this.usedBytes(),
+      raiseFloor: (seq) => {
+        const state = this.foldTo(seq);
+        this.db
+          .transaction(() => {
+            if (this.checkpoints.nearestSeq(seq) !== seq)
+              this.checkpoints.write(state, this.clock.now());
+            this.meta.setFloor(seq, state.t);
+          })
+          .immediate();
+        this.marks = { ...this.marks, floorSeq: seq, floorT: state.t };
+        return state.t;
+      },
+    };
+  }
+
+  /** Copies the state at `from` and the events up to `to` into a saved timeline that retention leaves alone. */
+  saveTimeline(input: SaveTimelineInput): SavedTimelineSummary {
+    return this.guard('saving a timeline', () => this.saved.save(input));
+  }
+
+  getTimeline(id: string): SavedTimeline {
+    return this.guard(`reading saved timeline ${id}`, () => this.saved.get(id));
+  }
+
+  listTimelines(): SavedTimelineSummary[] {
+    return this.guard('listing saved timelines', () => this.saved.list());
+  }
+
+  /** Returns false when there was no such timeline. */
+  deleteTimeline(id: string): boolean {
+    return this.guard(`deleting saved timeline ${id}`, () => this.saved.delete(id));
+  }
+
+  addAnnotation(timelineId: string, annotation: AnnotationInput): Annotation {
+    return this.guard(`annotating saved timeline ${timelineId}`, () =>
+      this.saved.annotate(timelineId, annotation),
+    );
+  }
+
+  stats(): StoreStats {
+    return this.guard('reading store statistics', () => ({
+      path: this.path,
+      usedBytes: this.usedBytes(),
+      events: this.events.count(),
+      checkpoints: this.checkpoints.count(),
+      timelines: this.saved.count(),
+    }));
+  }
+
+  /** SQLite's quick_check: [] when the file is sound, otherwise what it found. */
+  verify(): string[] {
+    return this.guard('verifying the database', () => {
+      const rows = this.db.pragma('quick_check') as { quick_check: string }[];
+      const problems = rows.map((r) => r.quick_check).filter((m) => m !== 'ok');
+      return problems;
+    });
+  }
+
+  private usedBytes(): number {
+    const pageSize = this.db.pragma('page_size', { simple: true }) as number;
+    const pages = this.db.pragma('page_count', { simple: true }) as number;
+    const free = this.db.pragma('freelist_count', { simple: true }) as number;
+    return (pages - free) * pageSize;
+  }
+
+  /** Closes the connection; a retention run in progress stops after its current batch. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.db.pragma('optimize');
+    } catch {
+      // Only statistics for the query planner; closing matters more.
+    }
+    this.db.close();
+  }
+
+  private assertOpen(): void {
+    if (this.closed)
+      throw new PodscopeStoreError(this.path, 'CLOSED', 'the timeline store is closed');
+  }
+
+  private guard<T>(operation: string, fn: () => T): T {
+    this.assertOpen();
+    try {
+      return fn();
+    } catch (err) {
+      throw wrapError(this.path, operation, err);
+    }
+  }
+}
