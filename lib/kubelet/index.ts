@@ -102,4 +102,25 @@ export {
   explainPodReady,
   explainPodReadyToStartContainers,
 } from './explain-conditions';
+export {
+  NODE_CONDITION,
+  NodeStatusNeverUpdatedMessage,
+  NodeStatusNeverUpdatedReason,
+  NodeStatusUnknownMessage,
+  NodeStatusUnknownReason,
+  aggregateMessage,
+  formatRuntimeCondition,
+  generateNodeConditions,
+  type NodeConditionsInput,
+  type NodeConditionsResult,
+} from './node';
+export {
+  DEFAULT_EVICTION_HARD,
+  SIGNALS_BY_CONDITION,
+  judge,
+  type EvictionThresholds,
+  type PressureCondition,
+  type Signal,
+  type Threshold,
+} from './pressure';
 export { WHY, why, type WhyId, type WhyParams } from './why';

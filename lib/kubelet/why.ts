@@ -71,6 +71,27 @@ export const WHY = {
   'container.terminated.statusUnknown': [],
   'container.terminated.initAssumedCompleted': [],
   'container.unknown': [],
+  // node conditions (nodestatus setters, runtimeState, PLEG, node lifecycle controller, eviction manager)
+  'node.ready.true': [],
+  'node.ready.unknown': ['seconds', 'grace'],
+  'node.ready.neverContacted': [],
+  'node.ready.runtimeStatusPending': ['count'],
+  'node.ready.runtimeDown': ['seconds', 'threshold', 'count'],
+  'node.ready.plegNeverSucceeded': ['count'],
+  'node.ready.plegUnhealthy': ['elapsed', 'threshold', 'count'],
+  'node.ready.runtimeNotReady': ['reason', 'message', 'count'],
+  'node.ready.networkNotReady': ['reason', 'message', 'count'],
+  'node.pressure.false': ['condition', 'signal', 'observed', 'threshold'],
+  'node.pressure.true': ['condition', 'signal', 'observed', 'threshold'],
+  'node.pressure.holding': ['condition', 'seconds'],
+  'node.pressure.unknownResources': ['condition', 'signal'],
+  'node.pressure.noThreshold': ['condition', 'signal'],
+  'node.pressure.nodeUnknown': ['condition'],
+  'node.network.available': [],
+  'node.network.unavailable': ['reason', 'message'],
+  'node.network.unknown': [],
+  // eviction of pods from a not-ready node
+  'pod.eviction.due': ['seconds', 'taint'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type WhyId = keyof typeof WHY;

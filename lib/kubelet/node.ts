@@ -1,0 +1,467 @@
+/**
+ * Node conditions, as the kubelet posts them and as the node lifecycle controller overrides them.
+ *
+ * Ports (names kept where they map):
+ * - pkg/kubelet/nodestatus/setters.go — ReadyCondition, MemoryPressureCondition,
+ *   DiskPressureCondition, PIDPressureCondition (reasons, messages, heartbeat/transition rules);
+ * - pkg/kubelet/runtime.go — runtimeState.runtimeErrors / networkErrors ("container runtime status
+ *   check may not have completed yet", "container runtime is down", "<check> is not healthy: …");
+ * - pkg/kubelet/kubelet.go — updateRuntimeUp ("container runtime not ready: RuntimeReady=false
+ *   reason:… message:…", "container runtime network not ready: …");
+ * - pkg/kubelet/pleg/generic.go — Healthy ("pleg has yet to be successful", "pleg was last seen
+ *   active 3m0.5s ago; threshold is 3m0s");
+ * - k8s.io/apimachinery util/errors — the aggregate's message (one error as is, several as
+ *   "[a, b]", duplicates dropped);
+ * - pkg/controller/nodelifecycle — after node-monitor-grace-period without a status the controller
+ *   sets Ready, MemoryPressure, DiskPressure and PIDPressure to Unknown, reason NodeStatusUnknown,
+ *   "Kubelet stopped posting node status." (NodeStatusNeverUpdated / "Kubelet never posted node
+ *   status." for a node never heard from), keeping lastHeartbeatTime;
+ * - pkg/kubelet/eviction — pressure from hard-eviction thresholds, held True for
+ *   evictionPressureTransitionPeriod after the threshold was last met.
+ *
+ * NetworkUnavailable is not a kubelet condition (cloud route controllers and CNIs write it);
+ * Podscope derives it from the runtime's NetworkReady and says so in the why.
+ */
+import type { V1NodeCondition } from '@kubernetes/client-node';
+import type { NodeReadiness } from './eviction';
+import type { Explanation } from './explanation';
+import {
+  DEFAULT_EVICTION_HARD,
+  judge,
+  SIGNALS_BY_CONDITION,
+  type EvictionThresholds,
+  type PressureCondition,
+  type SignalVerdict,
+} from './pressure';
+import type { NodeResources, RuntimeCondition } from './runtime';
+import { resolveTimings, type NodeTimings } from './timings';
+import { apiTime, asArray, finite, goDuration, isObj, str, timeMs } from './util';
+import { why } from './why';
+
+export const NODE_CONDITION = {
+  Ready: 'Ready',
+  MemoryPressure: 'MemoryPressure',
+  DiskPressure: 'DiskPressure',
+  PIDPressure: 'PIDPressure',
+  NetworkUnavailable: 'NetworkUnavailable',
+} as const;
+
+export const NodeStatusUnknownReason = 'NodeStatusUnknown';
+export const NodeStatusUnknownMessage = 'Kubelet stopped posting node status.';
+export const NodeStatusNeverUpdatedReason = 'NodeStatusNeverUpdated';
+export const NodeStatusNeverUpdatedMessage = 'Kubelet never posted node status.';
+
+export interface NodeConditionsInput {
+  now: number;
+  /** Conditions of the last successful CRI Status call (RuntimeReady, NetworkReady, …). */
+  runtimeConditions?: readonly RuntimeCondition[];
+  /** The last Status call failed with this error. */
+  runtimeStatusError?: string;
+  /** Last Status call that found RuntimeReady true (the kubelet's lastBaseRuntimeSync). */
+  lastStatusAt?: number;
+  /** Last successful relist (the PLEG heartbeat). */
+  lastRelistAt?: number;
+  /** Last successful call of any kind to the node's runtime. */
+  lastContactAt?: number;
+  resources?: NodeResources;
+  /** The node's conditions as last derived. */
+  oldConditions?: readonly V1NodeCondition[];
+  /** When Podscope began watching the node (a node never heard from counts from here). */
+  startedAt?: number;
+  timings?: Partial<NodeTimings>;
+  /** Hard-eviction thresholds; DEFAULT_EVICTION_HARD when absent. */
+  thresholds?: EvictionThresholds;
+  /** When each pressure threshold was last met, from the previous result. */
+  pressureObservedAt?: Partial<Record<PressureCondition, number>>;
+}
+
+export interface NodeConditionsResult {
+  /** NetworkUnavailable, MemoryPressure, DiskPressure, PIDPressure, Ready (Ready last, as the kubelet keeps it). */
+  conditions: V1NodeCondition[];
+  why: Record<string, Explanation>;
+  /** Ready's status and since when (its lastTransitionTime), for the pods of this node. */
+  ready: NodeReadiness;
+  /** Feed back as `pressureObservedAt` next time. */
+  pressureObservedAt: Partial<Record<PressureCondition, number>>;
+}
+
+const SETTERS = 'pkg/kubelet/nodestatus/setters.go';
+const CONTROLLER = 'pkg/controller/nodelifecycle/node_lifecycle_controller.go tryUpdateNodeHealth';
+
+/** kubecontainer.RuntimeCondition.String(), or Go's "<nil>" for a missing condition. */
+export function formatRuntimeCondition(c: RuntimeCondition | undefined): string {
+  if (!c) return '<nil>';
+  return `${str(c.type)}=${c.status === true} reason:${str(c.reason)} message:${str(c.message)}`;
+}
+
+/** utilerrors.NewAggregate(errs).Error(): nested lists flattened, duplicates dropped, "[a, b]" for several. */
+export function aggregateMessage(messages: readonly string[]): string {
+  const seen: string[] = [];
+  for (const m of messages) if (m && !seen.includes(m)) seen.push(m);
+  if (seen.length === 0) return '';
+  return seen.length === 1 ? (seen[0] ?? '') : `[${seen.join(', ')}]`;
+}
+
+type ReadyCause =
+  | { id: 'runtimeStatusPending' }
+  | { id: 'runtimeDown'; seconds: number }
+  | { id: 'plegNeverSucceeded' }
+  | { id: 'plegUnhealthy'; elapsedMs: number }
+  | { id: 'runtimeNotReady'; cond: RuntimeCondition | undefined }
+  | { id: 'networkNotReady'; cond: RuntimeCondition | undefined };
+
+function findCondition(
+  list: readonly V1NodeCondition[] | undefined,
+  type: string,
+): V1NodeCondition | undefined {
+  return asArray(list).find((c) => isObj(c) && c.type === type);
+}
+
+function runtimeCondition(
+  list: readonly RuntimeCondition[] | undefined,
+  type: string,
+): RuntimeCondition | undefined {
+  return asArray(list).find((c) => isObj(c) && c.type === type);
+}
+
+/** The kubelet's ReadyCondition inputs: errors in the order runtimeErrors, networkErrors. */
+function readyCauses(
+  input: NodeConditionsInput,
+  t: NodeTimings,
+  now: number,
+): { causes: ReadyCause[]; messages: string[] } {
+  const causes: ReadyCause[] = [];
+  const messages: string[] = [];
+  const conds = input.runtimeConditions;
+  const runtimeReady = runtimeCondition(conds, 'RuntimeReady');
+  const networkReady = runtimeCondition(conds, 'NetworkReady');
+  const haveStatus = Array.isArray(conds) && !input.runtimeStatusError;
+  const syncAt =
+    typeof input.lastStatusAt === 'number' && Number.isFinite(input.lastStatusAt)
+      ? input.lastStatusAt
+      : haveStatus && runtimeReady?.status === true
+        ? finite(input.lastContactAt, now)
+        : undefined;
+  // runtimeErrors
+  if (syncAt === undefined) {
+    causes.push({ id: 'runtimeStatusPending' });
+    messages.push('container runtime status check may not have completed yet');
+  } else if (!(syncAt + t.runtimeSyncThresholdMs > now)) {
+    causes.push({ id: 'runtimeDown', seconds: Math.round((now - syncAt) / 1000) });
+    messages.push('container runtime is down');
+  }
+  const relist = input.lastRelistAt;
+  if (typeof relist !== 'number' || !Number.isFinite(relist)) {
+    causes.push({ id: 'plegNeverSucceeded' });
+    messages.push('PLEG is not healthy: pleg has yet to be successful');
+  } else if (now - relist > t.plegRelistThresholdMs) {
+    causes.push({ id: 'plegUnhealthy', elapsedMs: now - relist });
+    messages.push(
+      `PLEG is not healthy: pleg was last seen active ${goDuration(now - relist)} ago; threshold is ${goDuration(t.plegRelistThresholdMs)}`,
+    );
+  }
+  if (Array.isArray(conds) && runtimeReady?.status !== true) {
+    causes.push({ id: 'runtimeNotReady', cond: runtimeReady });
+    messages.push(`container runtime not ready: ${formatRuntimeCondition(runtimeReady)}`);
+  }
+  // networkErrors
+  if (Array.isArray(conds) && networkReady?.status !== true) {
+    causes.push({ id: 'networkNotReady', cond: networkReady });
+    messages.push(`container runtime network not ready: ${formatRuntimeCondition(networkReady)}`);
+  }
+  return { causes, messages };
+}
+
+function readyWhy(cause: ReadyCause | undefined, count: number, t: NodeTimings): Explanation {
+  const rule = `${SETTERS} ReadyCondition (pkg/kubelet/runtime.go runtimeErrors)`;
+  switch (cause?.id) {
+    case undefined:
+      return why('node.ready.true', {}, rule);
+    case 'runtimeStatusPending':
+      return why('node.ready.runtimeStatusPending', { count }, rule);
+    case 'runtimeDown':
+      return why(
+        'node.ready.runtimeDown',
+        { seconds: cause.seconds, threshold: t.runtimeSyncThresholdMs / 1000, count },
+        rule,
+      );
+    case 'plegNeverSucceeded':
+      return why('node.ready.plegNeverSucceeded', { count }, 'pkg/kubelet/pleg/generic.go Healthy');
+    case 'plegUnhealthy':
+      return why(
+        'node.ready.plegUnhealthy',
+        {
+          elapsed: Math.round(cause.elapsedMs / 1000),
+          threshold: Math.round(t.plegRelistThresholdMs / 1000),
+          count,
+        },
+        'pkg/kubelet/pleg/generic.go Healthy',
+      );
+    case 'runtimeNotReady':
+      return why(
+        'node.ready.runtimeNotReady',
+        { reason: str(cause.cond?.reason), message: str(cause.cond?.message), count },
+        'pkg/kubelet/kubelet.go updateRuntimeUp',
+      );
+    case 'networkNotReady':
+      return why(
+        'node.ready.networkNotReady',
+        { reason: str(cause.cond?.reason), message: str(cause.cond?.message), count },
+        'pkg/kubelet/kubelet.go updateRuntimeUp',
+      );
+  }
+}
+
+const PRESSURE_TEXT: Record<
+  PressureCondition,
+  { true: [string, string]; false: [string, string] }
+> = {
+  MemoryPressure: {
+    true: ['KubeletHasInsufficientMemory', 'kubelet has insufficient memory available'],
+    false: ['KubeletHasSufficientMemory', 'kubelet has sufficient memory available'],
+  },
+  DiskPressure: {
+    true: ['KubeletHasDiskPressure', 'kubelet has disk pressure'],
+    false: ['KubeletHasNoDiskPressure', 'kubelet has no disk pressure'],
+  },
+  PIDPressure: {
+    true: ['KubeletHasInsufficientPID', 'kubelet has insufficient PID available'],
+    false: ['KubeletHasSufficientPID', 'kubelet has sufficient PID available'],
+  },
+};
+
+/** A setter-style update: heartbeat always moves; reason, message and transition time only on a status change. */
+function setCondition(
+  old: V1NodeCondition | undefined,
+  type: string,
+  status: 'True' | 'False' | 'Unknown',
+  reason: string,
+  message: string,
+  now: Date | undefined,
+  transitionAt: Date | undefined = now,
+): V1NodeCondition {
+  if (old && old.status === status) {
+    return {
+      ...old,
+      type,
+      status,
+      ...(now ? { lastHeartbeatTime: now } : {}),
+    };
+  }
+  return {
+    type,
+    status,
+    ...(now ? { lastHeartbeatTime: now } : {}),
+    ...(transitionAt ? { lastTransitionTime: transitionAt } : {}),
+    reason,
+    message,
+  };
+}
+
+export function generateNodeConditions(input: NodeConditionsInput): NodeConditionsResult {
+  const inp: NodeConditionsInput = isObj(input) ? input : { now: 0 };
+  const now = finite(inp.now, 0);
+  const t = resolveTimings(inp.timings);
+  const thresholds = isObj(inp.thresholds) ? inp.thresholds : DEFAULT_EVICTION_HARD;
+  const nowTime = apiTime(now);
+  const old = inp.oldConditions;
+  const whyOut: Record<string, Explanation> = {};
+  const pressureObservedAt: Partial<Record<PressureCondition, number>> = {};
+
+  // NetworkUnavailable (Podscope's reading of NetworkReady; the controller never touches it).
+  const oldNet = findCondition(old, NODE_CONDITION.NetworkUnavailable);
+  let network: V1NodeCondition | undefined;
+  const conds = inp.runtimeConditions;
+  if (Array.isArray(conds) && !inp.runtimeStatusError) {
+    const nr = runtimeCondition(conds, 'NetworkReady');
+    if (nr?.status === true) {
+      network = setCondition(
+        oldNet,
+        NODE_CONDITION.NetworkUnavailable,
+        'False',
+        'RuntimeNetworkReady',
+        'container runtime reports NetworkReady=true',
+        nowTime,
+      );
+      whyOut.NetworkUnavailable = why(
+        'node.network.available',
+        {},
+        'CRI Status RuntimeCondition NetworkReady',
+      );
+    } else {
+      network = setCondition(
+        oldNet,
+        NODE_CONDITION.NetworkUnavailable,
+        'True',
+        str(nr?.reason) || 'RuntimeNetworkNotReady',
+        str(nr?.message) || `container runtime network not ready: ${formatRuntimeCondition(nr)}`,
+        nowTime,
+      );
+      whyOut.NetworkUnavailable = why(
+        'node.network.unavailable',
+        { reason: str(nr?.reason), message: str(nr?.message) },
+        'CRI Status RuntimeCondition NetworkReady',
+      );
+    }
+  } else if (oldNet) {
+    network = oldNet;
+    whyOut.NetworkUnavailable = why(
+      'node.network.unknown',
+      {},
+      'CRI Status RuntimeCondition NetworkReady',
+    );
+  }
+
+  // Has the kubelet (here: Podscope's view of the runtime) been heard from within the grace period?
+  const contact = [inp.lastContactAt, inp.lastRelistAt, inp.lastStatusAt].filter(
+    (v): v is number => typeof v === 'number' && Number.isFinite(v),
+  );
+  const lastSeen = contact.length > 0 ? Math.max(...contact) : undefined;
+  const since = finite(inp.startedAt, now);
+  const silent =
+    lastSeen === undefined
+      ? now - since > t.nodeMonitorGracePeriodMs || !findCondition(old, NODE_CONDITION.Ready)
+      : now - lastSeen > t.nodeMonitorGracePeriodMs;
+
+  const out: V1NodeCondition[] = [];
+  if (network) out.push(network);
+
+  if (silent) {
+    const never = lastSeen === undefined;
+    const reason = never ? NodeStatusNeverUpdatedReason : NodeStatusUnknownReason;
+    const message = never ? NodeStatusNeverUpdatedMessage : NodeStatusUnknownMessage;
+    const detectedAt = apiTime(
+      never ? now : Math.min(now, (lastSeen ?? now) + t.nodeMonitorGracePeriodMs),
+    );
+    for (const type of ['MemoryPressure', 'DiskPressure', 'PIDPressure', 'Ready'] as const) {
+      const prev = findCondition(old, type);
+      let c: V1NodeCondition;
+      if (prev && prev.status === 'Unknown') c = prev;
+      else
+        c = {
+          type,
+          status: 'Unknown',
+          // LastHeartbeatTime is the last time the kubelet was heard from.
+          ...(prev?.lastHeartbeatTime ? { lastHeartbeatTime: prev.lastHeartbeatTime } : {}),
+          ...(detectedAt ? { lastTransitionTime: detectedAt } : {}),
+          reason,
+          message,
+        };
+      out.push(c);
+      whyOut[type] =
+        type === 'Ready'
+          ? never
+            ? why('node.ready.neverContacted', {}, CONTROLLER)
+            : why(
+                'node.ready.unknown',
+                {
+                  seconds: Math.round((now - (lastSeen ?? now)) / 1000),
+                  grace: t.nodeMonitorGracePeriodMs / 1000,
+                },
+                CONTROLLER,
+              )
+          : why('node.pressure.nodeUnknown', { condition: type }, CONTROLLER);
+    }
+    const ready = out[out.length - 1];
+    return {
+      conditions: out,
+      why: whyOut,
+      ready: { status: 'Unknown', since: timeMs(ready?.lastTransitionTime) ?? now },
+      pressureObservedAt: isObj(inp.pressureObservedAt) ? { ...inp.pressureObservedAt } : {},
+    };
+  }
+
+  // Pressure conditions.
+  for (const type of ['MemoryPressure', 'DiskPressure', 'PIDPressure'] as const) {
+    const verdicts: SignalVerdict[] = SIGNALS_BY_CONDITION[type].map((s) =>
+      judge(inp.resources, thresholds, s),
+    );
+    const met = verdicts.find((v) => v.kind === 'met');
+    const prev = findCondition(old, type);
+    // When the threshold was last met: now, or as remembered, or (without memory) the heartbeat of a True condition.
+    const remembered = finite(inp.pressureObservedAt?.[type], Number.NaN);
+    const fromOld =
+      prev?.status === 'True' ? (timeMs(prev.lastHeartbeatTime) ?? Number.NaN) : Number.NaN;
+    const lastObserved = met ? now : !Number.isNaN(remembered) ? remembered : fromOld;
+    if (!Number.isNaN(lastObserved)) pressureObservedAt[type] = lastObserved;
+    const holding =
+      !met &&
+      !Number.isNaN(lastObserved) &&
+      now - lastObserved < t.evictionPressureTransitionPeriodMs;
+    const under = Boolean(met) || holding;
+    const [reason, message] = PRESSURE_TEXT[type][under ? 'true' : 'false'];
+    out.push(setCondition(prev, type, under ? 'True' : 'False', reason, message, nowTime));
+    const rule = `${SETTERS} ${type}Condition (pkg/kubelet/eviction)`;
+    if (met && met.kind === 'met') {
+      whyOut[type] = why(
+        'node.pressure.true',
+        { condition: type, signal: met.signal, observed: met.observed, threshold: met.threshold },
+        rule,
+      );
+    } else if (holding) {
+      whyOut[type] = why(
+        'node.pressure.holding',
+        {
+          condition: type,
+          seconds: Math.ceil((t.evictionPressureTransitionPeriodMs - (now - lastObserved)) / 1000),
+        },
+        rule,
+      );
+    } else {
+      const known = verdicts.find((v) => v.kind === 'notMet');
+      const unknown = verdicts.find((v) => v.kind === 'unknown');
+      if (known && known.kind === 'notMet') {
+        whyOut[type] = why(
+          'node.pressure.false',
+          {
+            condition: type,
+            signal: known.signal,
+            observed: known.observed,
+            threshold: known.threshold,
+          },
+          rule,
+        );
+      } else if (unknown) {
+        whyOut[type] = why(
+          'node.pressure.unknownResources',
+          { condition: type, signal: unknown.signal },
+          rule,
+        );
+      } else {
+        whyOut[type] = why(
+          'node.pressure.noThreshold',
+          { condition: type, signal: SIGNALS_BY_CONDITION[type][0] ?? '' },
+          rule,
+        );
+      }
+    }
+  }
+
+  // Ready, last.
+  const { causes, messages } = readyCauses(inp, t, now);
+  const prevReady = findCondition(old, NODE_CONDITION.Ready);
+  const readyStatus = causes.length === 0 ? 'True' : 'False';
+  const ready: V1NodeCondition = {
+    type: NODE_CONDITION.Ready,
+    status: readyStatus,
+    ...(nowTime ? { lastHeartbeatTime: nowTime } : {}),
+    ...(prevReady && prevReady.status === readyStatus
+      ? prevReady.lastTransitionTime
+        ? { lastTransitionTime: prevReady.lastTransitionTime }
+        : {}
+      : nowTime
+        ? { lastTransitionTime: nowTime }
+        : {}),
+    reason: readyStatus === 'True' ? 'KubeletReady' : 'KubeletNotReady',
+    message:
+      readyStatus === 'True' ? 'kubelet is posting ready status' : aggregateMessage(messages),
+  };
+  out.push(ready);
+  whyOut.Ready = readyWhy(causes[0], causes.length, t);
+  return {
+    conditions: out,
+    why: whyOut,
+    ready: { status: readyStatus, since: timeMs(ready.lastTransitionTime) ?? now },
+    pressureObservedAt,
+  };
+}
