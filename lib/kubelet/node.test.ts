@@ -195,7 +195,7 @@ describe('generateNodeConditions', () => {
         lastStatusAt: T0,
         oldConditions: first.conditions,
       }).ready.status,
-    ).toBe('True');
+    ).toBe('False'); // known (not Unknown); False because the runtime status is older than 30 s
     // the grace period is a parameter
     expect(
       generateNodeConditions({
