@@ -50,7 +50,11 @@ export class TaskHeap {
   pop(): HeapTask | undefined {
     this.dropCancelled();
     const top = this.removeTop();
-    if (top) this.live--;
+    if (top) {
+      this.live--;
+      // Done: a later cancel() of its handle must not count it again.
+      top.cancelled = true;
+    }
     return top;
   }
 

@@ -288,6 +288,12 @@ export class Interpreter {
       yield { k: 'sleep', ms: 1000, pid1: false, cpu: 1 };
     }
     const argv = this.expand(words);
+    // Leading NAME=value words assign shell variables (and, before a command, its environment).
+    while (argv.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[0] ?? '')) {
+      const assignment = argv.shift() ?? '';
+      const eq = assignment.indexOf('=');
+      this.host.setEnv(assignment.slice(0, eq), assignment.slice(eq + 1));
+    }
     const [name = '', ...args] = argv;
     if (name === '') {
       this.status = 0;

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../command';
+import { parseSimArgs } from './sim';
+
+describe('podscope sim arguments', () => {
+  it('has defaults', () => {
+    expect(parseSimArgs([])).toEqual({ nodes: 1, speed: 1, seed: 'podscope', events: 'stream' });
+  });
+  it('reads every option', () => {
+    expect(
+      parseSimArgs([
+        '--nodes',
+        '5',
+        '--socket-dir',
+        '/tmp/x',
+        '--speed',
+        '2.5',
+        '--seed',
+        's',
+        '--events',
+        'unimplemented',
+      ]),
+    ).toEqual({ nodes: 5, socketDir: '/tmp/x', speed: 2.5, seed: 's', events: 'unimplemented' });
+  });
+  it.each([
+    [['--nodes', '0']],
+    [['--nodes', 'two']],
+    [['--nodes', '1001']],
+    [['--speed', '0']],
+    [['--events', 'maybe']],
+    [['--bogus']],
+    [['extra']],
+    [['--socket-dir', `/tmp/${'d'.repeat(120)}`]],
+  ])('rejects %j', (args) => {
+    expect(() => parseSimArgs(args)).toThrow(UsageError);
+  });
+});
