@@ -16,7 +16,8 @@
  * - Any other failure (connection refused or dropped, 5xx, an ERROR event) keeps the store and
  *   the resourceVersion and reconnects after a bounded, jittered back-off.
  * - A watch the server ends normally (timeoutSeconds) or that times out client-side reconnects
- *   at once from the tracked resourceVersion.
+ *   at once from the tracked resourceVersion — unless it ended within a second without a single
+ *   event, which is treated as a failure (client-go: "very short watch").
  */
 import type { V1ListMeta, V1ObjectMeta } from '@kubernetes/client-node';
 import { Backoff, sleep as realSleep, type BackoffOptions, type Sleep } from './backoff';
@@ -99,7 +100,7 @@ export interface ReflectorOptions {
 type WatchEnd =
   | { kind: 'stopped' }
   | { kind: 'gone' }
-  | { kind: 'closed'; sawEvents: boolean }
+  | { kind: 'closed'; sawEvents: boolean; shortMs?: number }
   | { kind: 'timeout' }
   | { kind: 'error'; error: string; sawEvents: boolean };
 
@@ -108,6 +109,9 @@ interface K8sStatusLike {
   reason?: string;
   message?: string;
 }
+
+/** A watch that ends cleanly sooner than this without a single event counts as a failure. */
+const SHORT_WATCH_MS = 1_000;
 
 const keyOf = (o: KubeObject): string =>
   o.metadata?.uid ?? `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
@@ -219,6 +223,12 @@ export class Reflector<T extends KubeObject> {
           break;
         case 'closed':
           if (end.sawEvents) this.backoff.reset();
+          else if (end.shortMs !== undefined) {
+            // Closed at once with nothing in it (a proxy or a struggling server): like client-go's
+            // "very short watch", back off rather than spin.
+            this.fail(`watch ${this.spec.path}: closed after ${end.shortMs} ms without any event`);
+            await this.sleep(this.backoff.next(), signal);
+          }
           break;
         case 'error':
           if (end.sawEvents) this.backoff.reset();
@@ -279,6 +289,7 @@ export class Reflector<T extends KubeObject> {
     let gone = false;
     let errorEvent: string | undefined;
     let sawEvents = false;
+    const openedAt = performance.now();
     const finish = (end: WatchEnd) => {
       if (finished) return;
       finished = true;
@@ -291,7 +302,12 @@ export class Reflector<T extends KubeObject> {
       if (err && isTimeout(err)) return finish({ kind: 'timeout' });
       if (err) return finish({ kind: 'error', error: describeError(err), sawEvents });
       if (errorEvent) return finish({ kind: 'error', error: errorEvent, sawEvents });
-      finish({ kind: 'closed', sawEvents });
+      const lasted = Math.round(performance.now() - openedAt);
+      finish({
+        kind: 'closed',
+        sawEvents,
+        ...(lasted < SHORT_WATCH_MS ? { shortMs: lasted } : {}),
+      });
     };
     const onEvent = (phase: string, obj: unknown) => {
       if (finished || signal.aborted) return;

@@ -10,6 +10,7 @@
 import {
   CoordinationV1Api,
   CoreV1Api,
+  V1MicroTime,
   type CoreV1Event,
   type KubeConfig,
   type V1Lease,
@@ -39,6 +40,46 @@ const typed =
   (raw: unknown): T =>
     ObjectSerializer.deserialize(raw, type) as T;
 
+/**
+ * client-node 2.0.1 types MicroTime fields as V1MicroTime (a Date) but its deserializer leaves
+ * them as strings; make them what the type says, for listed and watched objects alike.
+ */
+function microTime(v: unknown): V1MicroTime | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (v instanceof V1MicroTime) return v;
+  if (!(v instanceof Date) && typeof v !== 'string' && typeof v !== 'number') return undefined;
+  const t = new V1MicroTime(v instanceof Date ? v.getTime() : v);
+  return Number.isNaN(t.getTime()) ? undefined : t;
+}
+
+function fixLease(l: V1Lease): V1Lease {
+  if (l.spec) {
+    const renewTime = microTime(l.spec.renewTime);
+    const acquireTime = microTime(l.spec.acquireTime);
+    l.spec = {
+      ...l.spec,
+      ...(renewTime ? { renewTime } : {}),
+      ...(acquireTime ? { acquireTime } : {}),
+    };
+  }
+  return l;
+}
+
+function fixEvent(e: CoreV1Event): CoreV1Event {
+  const eventTime = microTime(e.eventTime);
+  if (eventTime) e.eventTime = eventTime;
+  const observed = microTime(e.series?.lastObservedTime);
+  if (e.series && observed) e.series = { ...e.series, lastObservedTime: observed };
+  return e;
+}
+
+const mapItems =
+  <T>(fix: (o: T) => T) =>
+  (list: { items: T[] }) => {
+    list.items = list.items.map(fix);
+    return list;
+  };
+
 export function kubeResources(kc: KubeConfig, options: ResourceOptions = {}): KubeResources {
   const core = kc.makeApiClient(CoreV1Api);
   const coordination = kc.makeApiClient(CoordinationV1Api);
@@ -64,14 +105,17 @@ export function kubeResources(kc: KubeConfig, options: ResourceOptions = {}): Ku
     events: {
       name: 'events',
       path: '/api/v1/events',
-      list: (o) => core.listEventForAllNamespaces(o),
-      deserialize: typed<CoreV1Event>('CoreV1Event'),
+      list: (o) => core.listEventForAllNamespaces(o).then(mapItems(fixEvent)),
+      deserialize: (raw) => fixEvent(typed<CoreV1Event>('CoreV1Event')(raw)),
     },
     leases: {
       name: 'leases',
       path: `/apis/coordination.k8s.io/v1/namespaces/${NODE_LEASE_NAMESPACE}/leases`,
-      list: (o) => coordination.listNamespacedLease({ namespace: NODE_LEASE_NAMESPACE, ...o }),
-      deserialize: typed<V1Lease>('V1Lease'),
+      list: (o) =>
+        coordination
+          .listNamespacedLease({ namespace: NODE_LEASE_NAMESPACE, ...o })
+          .then(mapItems(fixLease)),
+      deserialize: (raw) => fixLease(typed<V1Lease>('V1Lease')(raw)),
     },
   };
 }
