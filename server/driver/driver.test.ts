@@ -480,6 +480,7 @@ describe('graceful deletion', () => {
     });
     expect(runtime.calls).toEqual(['ExecSync app sleep 5']);
     await advance(clock, driver, 5_000);
+    await advance(clock, driver, 2_000);
     await deletion;
     expect(done).toBe(true);
     expect(runtime.calls).toEqual([
@@ -516,6 +517,7 @@ describe('graceful deletion', () => {
     await advance(clock, driver, 3_999);
     expect(runtime.containersNamed('app')[0]?.state).toBe('running');
     await advance(clock, driver, 1);
+    await advance(clock, driver, 2_000);
     await deletion;
     expect(stopped).toEqual({ at: start + 4_000, exitCode: 137, reason: 'Error' });
     await driver.stop();
@@ -539,6 +541,7 @@ describe('graceful deletion', () => {
     await advance(clock, driver, 3_000);
     expect(runtime.calls).toContain('StopContainer app timeout=2');
     await advance(clock, driver, 2_000);
+    await advance(clock, driver, 2_000);
     await deletion;
     await driver.stop();
   });
@@ -561,6 +564,7 @@ describe('graceful deletion', () => {
     await advance(clock, driver, 0);
     const deletion = driver.delete(applied.metadata?.uid ?? '', { gracePeriodSeconds: 10 });
     await advance(clock, driver, 0);
+    await advance(clock, driver, 2_000);
     await deletion;
     expect(runtime.calls).toContain('StopContainer app timeout=10');
     expect(logs.some((l) => l.includes('does not implement ExecSync'))).toBe(true);
@@ -582,6 +586,7 @@ describe('graceful deletion', () => {
     await advance(clock, driver, 0);
     expect(runtime.calls).toEqual(['StopContainer main timeout=6']);
     await advance(clock, driver, 6_000);
+    await advance(clock, driver, 2_000);
     await deletion;
     expect(runtime.calls.slice(0, 2)).toEqual([
       'StopContainer main timeout=6',

@@ -46,6 +46,8 @@ export const KUBELET_TIMINGS = {
   periodicSyncMs: 60_000,
   /** The PLEG's relist period; the driver lists the runtime this often to notice changes. */
   relistMs: 1_000,
+  /** Podscope's own: stopped containers of a deleted pod stay this long before removal (see pod-worker.ts). */
+  removalDelayMs: 2_000,
 } as const;
 
 export interface DriverOptions {
@@ -64,6 +66,8 @@ export interface DriverOptions {
   secrets?: Readonly<Record<string, ConfigData>>;
   relistMs?: number;
   periodicSyncMs?: number;
+  /** Stopped containers of a deleted pod stay this long (clock ms) before removal; default 2 s. */
+  removalDelayMs?: number;
   /** Sandbox log_directory; default none (the runtime keeps no container logs). */
   logDirectory?: string;
   /** Seed for generated pod uids (default: the node name), for deterministic runs. */
@@ -196,6 +200,7 @@ export class Driver {
       timings: {
         syncErrorRetryMs: KUBELET_TIMINGS.backOffPeriodMs * this.backoffScale,
         periodicSyncMs: this.periodicSyncMs,
+        removalDelayMs: this.options.removalDelayMs ?? KUBELET_TIMINGS.removalDelayMs,
       },
       ...(this.options.logDirectory ? { logDirectory: this.options.logDirectory } : {}),
       log: (line) => this.log(line),

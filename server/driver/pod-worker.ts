@@ -38,7 +38,7 @@ import type { ConfigStore } from './env';
 import { EnvResolutionError, makeEnvironmentVariables } from './env';
 import type { ImageManager } from './images';
 import type { KillContext } from './kill';
-import { killContainer, TerminationOrdering, terminationGracePeriod } from './kill';
+import { clockDelay, killContainer, TerminationOrdering, terminationGracePeriod } from './kill';
 import { buildContainerSpec, buildSandboxSpec, hashContainer, type ContainerType } from './labels';
 import type { DriverRuntime } from './runtime';
 import { isNotFound, rpcErrorText } from './runtime';
@@ -54,6 +54,12 @@ export interface WorkerTimings {
   syncErrorRetryMs: number;
   /** A full resync even when nothing changed (kubelet syncFrequency, 1 min). */
   periodicSyncMs: number;
+  /**
+   * How long a deleted pod's stopped containers and sandbox stay before removal. The kubelet
+   * leaves them to its garbage collector (a minute or more); a short pause keeps the final
+   * states (exit codes, SIGKILL's 137) visible to an observer's relist.
+   */
+  removalDelayMs: number;
 }
 
 /** What every worker of one driver shares: the runtime, the clock, the kubelet's back-offs. */
@@ -567,6 +573,8 @@ export class PodWorker {
    */
   private async terminate(status: RuntimePodStatus, deletion: Deletion): Promise<void> {
     await this.killPod(status, deletion.gracePeriodSeconds);
+    if (this.ctx.timings.removalDelayMs > 0)
+      await clockDelay(this.ctx.clock, this.ctx.timings.removalDelayMs);
     const after = await this.readPodStatus();
     for (const c of after.containers) {
       try {

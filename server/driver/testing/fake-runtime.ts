@@ -246,7 +246,7 @@ export class FakeRuntime implements DriverRuntime {
     return new Promise((resolve) => {
       c.waiters.push(resolve);
       if (c.behaviour.onTerm !== undefined) {
-        this.exit(c, c.behaviour.onTerm, 'Error');
+        this.exit(c, c.behaviour.onTerm, c.behaviour.onTerm === 0 ? 'Completed' : 'Error');
       } else {
         this.clock.setTimer(timeoutSeconds * 1000, () => this.exit(c, 137, 'Error'));
       }

@@ -1,0 +1,31 @@
+/**
+ * The scenario library: one JSON file per scenario, in the order `podscope scenario list` shows
+ * them (easiest first). Static imports keep the files in any bundle; each is validated by the
+ * schema when the library is first read.
+ */
+import configError from './config-error.json';
+import crashloop from './crashloop.json';
+import gracefulTermination from './graceful-termination.json';
+import imagePullBackoff from './image-pull-backoff.json';
+import initFailure from './init-failure.json';
+import jobFails from './job-fails.json';
+import jobSucceeds from './job-succeeds.json';
+import nodeLost from './node-lost.json';
+import oomkilled from './oomkilled.json';
+import runtimeNotReady from './runtime-not-ready.json';
+import sidecar from './sidecar.json';
+
+/** File name (without .json) → raw content, unvalidated. */
+export const RAW_SCENARIOS: ReadonlyArray<readonly [string, unknown]> = [
+  ['crashloop', crashloop],
+  ['image-pull-backoff', imagePullBackoff],
+  ['oomkilled', oomkilled],
+  ['config-error', configError],
+  ['job-succeeds', jobSucceeds],
+  ['job-fails', jobFails],
+  ['init-failure', initFailure],
+  ['sidecar', sidecar],
+  ['graceful-termination', gracefulTermination],
+  ['runtime-not-ready', runtimeNotReady],
+  ['node-lost', nodeLost],
+];

@@ -1,0 +1,300 @@
+/**
+ * runScenario: executes a scenario's steps through the driver (and the simulator's fault controls),
+ * waiting for each step's expected outcome on the derived state with a timeout, and reports per
+ * step what was expected, what was observed, and whether it passed.
+ *
+ * All waiting is on the injected clock (scenario time: the simulator's clock, sped up or manual;
+ * wall time on a lab runtime). The first failed step ends the run (the rest are reported as
+ * skipped); afterwards faults are cleared and the scenario's pods deleted unless `keep` is set.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import type { ClusterState } from '@/lib/timeline/state';
+import type { DriverClock } from '@/server/driver/clock';
+import { clockDelay } from '@/server/driver/kill';
+import type { SimCondition } from '@/server/sim';
+import { check, type Check, type EvalContext } from './evaluate';
+import { needsSimulator, parseDuration, type FaultKind, type Scenario, type Step } from './schema';
+
+/** What the runner needs of the driver (server/driver's Driver). */
+export interface ScenarioDriver {
+  readonly node: string;
+  apply(pod: V1Pod): Promise<V1Pod>;
+  delete(uid: string, opts?: { gracePeriodSeconds?: number }): Promise<void>;
+  readonly configs: {
+    putConfigMap(namespace: string, name: string, data: Readonly<Record<string, string>>): void;
+  };
+  resyncAll(): void;
+}
+
+/** The simulator's fault controls (a SimNode has them). */
+export interface SimControl {
+  setCondition(type: 'RuntimeReady' | 'NetworkReady', condition: SimCondition): void;
+  setListener(mode: 'grpc' | 'hang' | 'down'): Promise<void>;
+}
+
+export interface RunOptions {
+  driver: ScenarioDriver;
+  simControl?: SimControl;
+  clock: DriverClock;
+  /** The derived state now: the engine's snapshot, or a relist put through lib/kubelet. */
+  observe: () => ClusterState | Promise<ClusterState>;
+  /** How often expectations are re-checked, in scenario time (default 250 ms). */
+  pollMs?: number;
+  /** Timeout of a step that names none (default 2 min of scenario time). */
+  defaultTimeoutMs?: number;
+  /** Leave the pods on the node afterwards (walkthroughs keep them to look at). */
+  keep?: boolean;
+  onStepStart?: (index: number, step: Step) => void;
+  onStepDone?: (result: StepResult) => void;
+}
+
+export type StepStatus = 'passed' | 'failed' | 'skipped';
+
+export interface StepResult {
+  index: number;
+  do: Step['do'];
+  /** The pod key or fault kind the step acted on. */
+  target?: string;
+  say?: string;
+  status: StepStatus;
+  checks: Check[];
+  /** Scenario time the step started and ended (epoch ms). */
+  startedAt?: number;
+  endedAt?: number;
+  error?: string;
+}
+
+export interface ScenarioResult {
+  id: string;
+  ok: boolean;
+  steps: StepResult[];
+  /** Scenario time the whole run took. */
+  durationMs: number;
+  /** Problems while cleaning up (never change `ok`). */
+  cleanup: string[];
+}
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_POLL_MS = 250;
+
+export class ScenarioError extends Error {
+  override name = 'ScenarioError';
+}
+
+function targetOf(step: Step): string | undefined {
+  if (step.do === 'fault') return step.fault;
+  if (step.do === 'createConfigMap') return `${step.namespace}/${step.name}`;
+  return 'pod' in step ? step.pod : undefined;
+}
+
+export async function runScenario(
+  scenario: Scenario,
+  options: RunOptions,
+): Promise<ScenarioResult> {
+  if (needsSimulator(scenario) && !options.simControl) {
+    throw new ScenarioError(
+      `scenario ${scenario.id} injects faults: it runs only on the embedded simulator`,
+    );
+  }
+  const { driver, clock } = options;
+  const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+  const uids = new Map<string, string>();
+  const deletions: Promise<void>[] = [];
+  const deletionErrors: string[] = [];
+  const start = clock.now();
+
+  const ctxAt = (state: ClusterState): EvalContext => ({
+    state,
+    node: driver.node,
+    now: clock.now(),
+    podName: (ref) => {
+      const meta = scenario.pods[ref]?.metadata;
+      return meta ? { namespace: meta.namespace ?? 'default', name: meta.name } : undefined;
+    },
+  });
+
+  const act = async (step: Step): Promise<void> => {
+    switch (step.do) {
+      case 'apply': {
+        const template = scenario.pods[step.pod];
+        if (!template) throw new ScenarioError(`unknown pod "${step.pod}"`);
+        const applied = await driver.apply(structuredClone(template));
+        uids.set(step.pod, applied.metadata?.uid ?? '');
+        return;
+      }
+      case 'delete': {
+        const uid = uids.get(step.pod);
+        if (!uid) throw new ScenarioError(`pod "${step.pod}" was not applied`);
+        // Not awaited: the step watches the pod go through its termination.
+        const p = driver
+          .delete(
+            uid,
+            step.gracePeriodSeconds !== undefined
+              ? { gracePeriodSeconds: step.gracePeriodSeconds }
+              : {},
+          )
+          .then(() => {
+            uids.delete(step.pod);
+          });
+        deletions.push(p.catch((err: unknown) => void deletionErrors.push(errorText(err))));
+        return;
+      }
+      case 'fault':
+        if (!options.simControl) throw new ScenarioError('fault steps need the simulator');
+        await applyFault(options.simControl, step.fault);
+        return;
+      case 'createConfigMap':
+        driver.configs.putConfigMap(step.namespace, step.name, step.data);
+        driver.resyncAll();
+        return;
+      case 'wait':
+        if (step.for) await clockDelay(clock, parseDuration(step.for) ?? 0);
+        return;
+      case 'annotate':
+        return;
+    }
+  };
+
+  const await_ = async (step: Step): Promise<{ ok: boolean; checks: Check[] }> => {
+    const expectations = step.do === 'annotate' ? [] : (step.expect ?? []);
+    if (expectations.length === 0) return { ok: true, checks: [] };
+    const timeoutMs =
+      (step.do !== 'annotate' && step.timeout ? parseDuration(step.timeout) : undefined) ??
+      options.defaultTimeoutMs ??
+      DEFAULT_TIMEOUT_MS;
+    const deadline = clock.now() + timeoutMs;
+    for (;;) {
+      const state = await options.observe();
+      const ctx = ctxAt(state);
+      const checks = expectations.map((e) => check(ctx, e));
+      if (checks.every((c) => c.ok)) return { ok: true, checks };
+      if (deletionErrors.length > 0) {
+        return {
+          ok: false,
+          checks: [
+            ...checks,
+            { ok: false, expected: 'deletion', observed: deletionErrors.join('; ') },
+          ],
+        };
+      }
+      if (clock.now() >= deadline) return { ok: false, checks };
+      await clockDelay(clock, Math.min(pollMs, Math.max(1, deadline - clock.now())));
+    }
+  };
+
+  const results: StepResult[] = [];
+  let failed = false;
+  for (const [index, step] of scenario.steps.entries()) {
+    const base = {
+      index,
+      do: step.do,
+      ...(targetOf(step) ? { target: targetOf(step) } : {}),
+      ...(step.say ? { say: step.say } : {}),
+    };
+    if (failed) {
+      results.push({ ...base, status: 'skipped', checks: [] });
+      continue;
+    }
+    options.onStepStart?.(index, step);
+    const startedAt = clock.now();
+    let result: StepResult;
+    try {
+      await act(step);
+      const outcome = await await_(step);
+      result = {
+        ...base,
+        status: outcome.ok ? 'passed' : 'failed',
+        checks: outcome.checks,
+        startedAt,
+        endedAt: clock.now(),
+      };
+    } catch (err) {
+      result = {
+        ...base,
+        status: 'failed',
+        checks: [],
+        startedAt,
+        endedAt: clock.now(),
+        error: errorText(err),
+      };
+    }
+    failed = result.status === 'failed';
+    results.push(result);
+    options.onStepDone?.(result);
+  }
+
+  const cleanup = await cleanUp(options, uids, deletions);
+  return {
+    id: scenario.id,
+    ok: results.every((r) => r.status === 'passed'),
+    steps: results,
+    durationMs: clock.now() - start,
+    cleanup: [...deletionErrors, ...cleanup],
+  };
+}
+
+const CONDITIONS: Record<'RuntimeReady' | 'NetworkReady', SimCondition> = {
+  RuntimeReady: { status: true, reason: '', message: '' },
+  NetworkReady: { status: true, reason: '', message: '' },
+};
+
+export async function applyFault(sim: SimControl, fault: FaultKind): Promise<void> {
+  switch (fault) {
+    case 'runtimeNotReady':
+      sim.setCondition('RuntimeReady', {
+        status: false,
+        reason: 'RuntimeNotReady',
+        message: 'the container runtime reports it is not ready (fault injected by the scenario)',
+      });
+      return;
+    case 'networkNotReady':
+      sim.setCondition('NetworkReady', {
+        status: false,
+        reason: 'NetworkPluginNotReady',
+        message: 'Network plugin returns error: cni plugin not initialized',
+      });
+      return;
+    case 'stopAnswering':
+      await sim.setListener('hang');
+      return;
+    case 'runtimeDown':
+      await sim.setListener('down');
+      return;
+    case 'recover':
+      sim.setCondition('RuntimeReady', CONDITIONS.RuntimeReady);
+      sim.setCondition('NetworkReady', CONDITIONS.NetworkReady);
+      await sim.setListener('grpc');
+      return;
+  }
+}
+
+/** Clear faults, then delete what the scenario left (quickly: 0 s grace → the kubelet's 2 s minimum). */
+async function cleanUp(
+  options: RunOptions,
+  uids: Map<string, string>,
+  deletions: Promise<void>[],
+): Promise<string[]> {
+  const problems: string[] = [];
+  if (options.simControl) {
+    try {
+      await applyFault(options.simControl, 'recover');
+    } catch (err) {
+      problems.push(`clearing faults: ${errorText(err)}`);
+    }
+  }
+  if (!options.keep) {
+    for (const [ref, uid] of uids) {
+      deletions.push(
+        options.driver.delete(uid, { gracePeriodSeconds: 0 }).catch((err: unknown) => {
+          problems.push(`deleting ${ref}: ${errorText(err)}`);
+        }),
+      );
+    }
+  }
+  await Promise.all(deletions);
+  return problems;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

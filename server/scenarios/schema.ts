@@ -1,0 +1,216 @@
+/**
+ * The scenario file format (FORMAT.md) as a zod schema: what a training scenario may say, checked
+ * when the library loads, so a broken file fails loudly and early with the path of the bad field.
+ */
+import { z } from 'zod';
+
+/** `500ms`, `10s`, `2m`, `1m30s`: durations in scenario time (the simulator's clock when sped up). */
+const DURATION = /^(?:(\d+)m)?(?:(\d+)s)?(?:(\d+)ms)?$/;
+
+export function parseDuration(text: string): number | undefined {
+  const m = DURATION.exec(text);
+  if (!m || text === '') return undefined;
+  return Number(m[1] ?? 0) * 60_000 + Number(m[2] ?? 0) * 1000 + Number(m[3] ?? 0);
+}
+
+export const Duration = z
+  .string()
+  .refine((s) => parseDuration(s) !== undefined, {
+    message: 'expected a duration like 500ms, 10s, 2m or 1m30s',
+  });
+
+/** A message id in the `learn` catalogue (messages/<locale>/learn.json), dot-separated. */
+export const MessageId = z
+  .string()
+  .regex(
+    /^[a-z][a-zA-Z0-9-]*(\.[a-zA-Z0-9-]+)+$/,
+    'expected a message id like scenarios.crashloop.title',
+  );
+
+/** A key naming one of the scenario's pods. */
+export const PodRef = z.string().regex(/^[a-z][a-z0-9-]*$/, 'expected a pod key like "web"');
+
+const DnsLabel = z
+  .string()
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/)
+  .max(63);
+
+const ContainerTemplate = z.looseObject({
+  name: DnsLabel,
+  image: z.string().min(1),
+  command: z.array(z.string()).optional(),
+  args: z.array(z.string()).optional(),
+  restartPolicy: z.enum(['Always', 'OnFailure', 'Never']).optional(),
+  imagePullPolicy: z.enum(['Always', 'IfNotPresent', 'Never']).optional(),
+});
+
+/** A V1Pod as JSON: the fields the runner relies on are checked; any other pod field passes through. */
+export const PodTemplate = z.looseObject({
+  metadata: z.looseObject({
+    name: DnsLabel,
+    namespace: DnsLabel.optional(),
+    labels: z.record(z.string(), z.string()).optional(),
+    annotations: z.record(z.string(), z.string()).optional(),
+  }),
+  spec: z.looseObject({
+    restartPolicy: z.enum(['Always', 'OnFailure', 'Never']).optional(),
+    terminationGracePeriodSeconds: z.number().int().min(0).optional(),
+    initContainers: z.array(ContainerTemplate).optional(),
+    containers: z.array(ContainerTemplate).min(1),
+  }),
+});
+
+const ConditionStatus = z.enum(['True', 'False', 'Unknown']);
+const Count = z.union([
+  z.number().int().min(0),
+  z.strictObject({ atLeast: z.number().int().min(0) }),
+]);
+
+/** What one container's status should show. */
+export const ContainerExpectation = z.strictObject({
+  pod: PodRef,
+  container: DnsLabel,
+  /** The current state. */
+  state: z.enum(['waiting', 'running', 'terminated']).optional(),
+  /** Reason of the current state (waiting or terminated), as kubectl prints it. */
+  reason: z.string().optional(),
+  /** Exit code of the current (terminated) state. */
+  exitCode: z.number().int().optional(),
+  restartCount: Count.optional(),
+  /** lastState.terminated. */
+  lastState: z
+    .strictObject({ reason: z.string().optional(), exitCode: z.number().int().optional() })
+    .optional(),
+  ready: z.boolean().optional(),
+  started: z.boolean().optional(),
+});
+
+/** What a node condition should be (the scenario's node). */
+export const NodeExpectation = z.strictObject({
+  node: z.enum(['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure', 'NetworkUnavailable']),
+  status: ConditionStatus,
+  reason: z.string().optional(),
+});
+
+/** What a pod should show: phase, a condition, deletion, eviction, or being gone. */
+export const PodExpectation = z.strictObject({
+  pod: PodRef,
+  phase: z.enum(['Pending', 'Running', 'Succeeded', 'Failed']).optional(),
+  condition: z
+    .enum(['PodScheduled', 'PodReadyToStartContainers', 'Initialized', 'ContainersReady', 'Ready'])
+    .optional(),
+  status: ConditionStatus.optional(),
+  reason: z.string().optional(),
+  /** Graceful deletion under way (deletionTimestamp set). */
+  deleting: z.boolean().optional(),
+  /** No longer on the node at all. */
+  gone: z.literal(true).optional(),
+  /** The node is not Ready: eviction is scheduled, or its toleration has run out. */
+  eviction: z.enum(['scheduled', 'due']).optional(),
+});
+
+export const Expectation = z.union([ContainerExpectation, NodeExpectation, PodExpectation]);
+
+const StepBase = {
+  /** Narration shown with this step (a `learn` message id). */
+  say: MessageId.optional(),
+  /** What must be observed after the step (all at once), within `timeout`. */
+  expect: z.array(Expectation).optional(),
+  timeout: Duration.optional(),
+};
+
+export const FaultKind = z.enum([
+  /** Status reports RuntimeReady=false. */
+  'runtimeNotReady',
+  /** Status reports NetworkReady=false (NetworkPluginNotReady). */
+  'networkNotReady',
+  /** The runtime's socket accepts connections and never answers: relists time out. */
+  'stopAnswering',
+  /** The runtime's socket goes away (containers keep running, as with containerd). */
+  'runtimeDown',
+  /** Everything back to normal. */
+  'recover',
+]);
+
+export const Step = z.discriminatedUnion('do', [
+  z.strictObject({ do: z.literal('apply'), pod: PodRef, ...StepBase }),
+  z.strictObject({
+    do: z.literal('wait'),
+    /** Just let this much scenario time pass (then check `expect`, if any). */
+    for: Duration.optional(),
+    ...StepBase,
+  }),
+  z.strictObject({
+    do: z.literal('delete'),
+    pod: PodRef,
+    gracePeriodSeconds: z.number().int().min(0).optional(),
+    ...StepBase,
+  }),
+  z.strictObject({ do: z.literal('fault'), fault: FaultKind, ...StepBase }),
+  z.strictObject({
+    do: z.literal('createConfigMap'),
+    namespace: DnsLabel,
+    name: DnsLabel,
+    data: z.record(z.string(), z.string()),
+    ...StepBase,
+  }),
+  z.strictObject({ do: z.literal('annotate'), say: MessageId }),
+]);
+
+export const Scenario = z
+  .strictObject({
+    /** Stable id: the CLI name, the file name, the message key. */
+    id: z.string().regex(/^[a-z][a-z0-9-]*$/),
+    title: MessageId,
+    summary: MessageId,
+    level: z.enum(['beginner', 'intermediate', 'advanced']),
+    /** Kubernetes terms this scenario teaches, exactly as kubectl prints them. */
+    topics: z.array(z.string()).default([]),
+    /** Suggested driver settings (the runner's caller decides). */
+    driver: z.strictObject({ backoffScale: z.number().positive().optional() }).optional(),
+    pods: z.record(PodRef, PodTemplate),
+    steps: z.array(Step).min(1),
+  })
+  .superRefine((s, ctx) => {
+    const known = new Set(Object.keys(s.pods));
+    const check = (ref: string, path: (string | number)[]) => {
+      if (!known.has(ref)) ctx.addIssue({ code: 'custom', message: `unknown pod "${ref}"`, path });
+    };
+    s.steps.forEach((step, i) => {
+      if ('pod' in step) check(step.pod, ['steps', i, 'pod']);
+      if (step.do !== 'annotate') {
+        step.expect?.forEach((e, j) => {
+          if ('pod' in e) check(e.pod, ['steps', i, 'expect', j, 'pod']);
+        });
+      }
+      if (step.do === 'wait' && !step.for && !step.expect?.length) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'a wait step needs "for" or "expect"',
+          path: ['steps', i],
+        });
+      }
+    });
+  });
+
+export type ScenarioInput = z.input<typeof Scenario>;
+export type Scenario = z.output<typeof Scenario>;
+export type Step = z.output<typeof Step>;
+export type Expectation = z.output<typeof Expectation>;
+export type ContainerExpectation = z.output<typeof ContainerExpectation>;
+export type NodeExpectation = z.output<typeof NodeExpectation>;
+export type PodExpectation = z.output<typeof PodExpectation>;
+export type PodTemplate = z.output<typeof PodTemplate>;
+export type FaultKind = z.output<typeof FaultKind>;
+
+/** True when the scenario injects faults, which only the simulator can do. */
+export function needsSimulator(s: Scenario): boolean {
+  return s.steps.some((step) => step.do === 'fault');
+}
+
+/** Every `learn` message id a scenario uses. */
+export function messageIds(s: Scenario): string[] {
+  const ids = [s.title, s.summary];
+  for (const step of s.steps) if (step.say) ids.push(step.say);
+  return ids;
+}
