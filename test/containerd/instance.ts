@@ -33,6 +33,7 @@ import {
   renderConfig,
   type InstancePaths,
 } from './config';
+import { CriClient } from '@/server/cri';
 import { buildBusyboxImage, type BusyboxImage } from './image';
 import { ensureContainerdInstalled, type ContainerdBinaries } from './install';
 import { readMntNs, readStat } from './procfs';
@@ -54,8 +55,10 @@ export interface StartOptions {
 export interface StartTimings {
   /** spawn → the gRPC socket accepts connections. */
   readyMs: number;
-  /** `ctr images import` of the busybox image. */
+  /** `ctr images import` of the busybox image (and its digest name). */
   importMs: number;
+  /** Until the CRI's ImageStatus reports the image with its repo digest. */
+  criMs: number;
   /** Everything startContainerd did, sweep and image build included. */
   totalMs: number;
 }
@@ -98,6 +101,25 @@ function answers(socketPath: string): Promise<boolean> {
     });
     s.once('error', () => resolve(false));
   });
+}
+
+async function waitForCriImage(endpoint: string, name: string, digestRef: string): Promise<void> {
+  const cri = new CriClient(endpoint, { timeoutMs: 5_000 });
+  try {
+    const deadline = performance.now() + 10_000;
+    for (;;) {
+      const found = await cri.imageStatus(name);
+      if (found?.repoDigests.includes(digestRef)) return;
+      if (performance.now() > deadline) {
+        throw new Error(
+          `the CRI did not report ${name} (${digestRef}) in time: ${JSON.stringify(found)}`,
+        );
+      }
+      await sleep(5);
+    }
+  } finally {
+    cri.close();
+  }
 }
 
 /**
@@ -226,12 +248,25 @@ export async function startContainerd(opts: StartOptions = {}): Promise<Containe
   };
 
   const tImport = performance.now();
+  // Also name the image by its manifest digest: a node's images come from pulls and carry a
+  // repo digest, so ImageStatus.repoDigests and ContainerStatus.imageRef look as they do there.
+  const digestRef = `${image.name.slice(0, image.name.lastIndexOf(':'))}@${image.manifestDigest}`;
   try {
     await ctr(['images', 'import', image.path]);
+    await ctr(['images', 'tag', image.name, digestRef]);
   } catch (err) {
     return fail(`importing ${image.name}: ${(err as Error).message}`);
   }
   const importMs = performance.now() - tImport;
+
+  // The CRI plugin learns about images from events: wait until it serves this one.
+  const tCri = performance.now();
+  try {
+    await waitForCriImage(`unix://${paths.socket}`, image.name, digestRef);
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+  const criMs = performance.now() - tCri;
 
   let stopping: Promise<TeardownReport> | undefined;
   const stop = (): Promise<TeardownReport> => {
@@ -252,7 +287,7 @@ export async function startContainerd(opts: StartOptions = {}): Promise<Containe
     paths,
     image,
     binaries,
-    timings: { readyMs, importMs, totalMs: performance.now() - t0 },
+    timings: { readyMs, importMs, criMs, totalMs: performance.now() - t0 },
     ctr,
     logTail: (lines = 30) => tail(paths.log, lines),
     stop,

@@ -95,15 +95,24 @@ export async function runPod(cri: CriClient, name: string, logRoot: string): Pro
   return { id: await cri.runPodSandbox(spec), spec };
 }
 
-/** What a failed (or successful) CRI call came to, in comparable terms. */
-export type CallOutcome = { ok: true } | { ok: false; code: string };
+/**
+ * Ids and digests differ between runtimes by nature; everything else in a message is compared.
+ * 64-hex strings (container, sandbox and image ids, sha256 digests) become `<id>`.
+ */
+export function normalize(text: string): string {
+  return text.replace(/[0-9a-f]{64}/g, '<id>');
+}
+
+/** What a CRI call came to, in comparable terms: the gRPC code name and the runtime's words. */
+export type CallOutcome = { ok: true } | { ok: false; code: string; details: string };
 
 export async function outcome(call: Promise<unknown>): Promise<CallOutcome> {
   try {
     await call;
     return { ok: true };
   } catch (err) {
-    if (err instanceof CriError) return { ok: false, code: err.codeName };
+    if (err instanceof CriError)
+      return { ok: false, code: err.codeName, details: normalize(err.details) };
     throw err;
   }
 }
@@ -113,6 +122,7 @@ export interface Seen {
   state: RuntimeContainer['state'];
   exitCode?: number;
   reason?: string;
+  message?: string;
 }
 
 export function seen(c: RuntimeContainer): Seen {
@@ -120,12 +130,17 @@ export function seen(c: RuntimeContainer): Seen {
   if (c.state === 'exited') {
     s.exitCode = c.exitCode;
     s.reason = c.reason;
+    if (c.message !== undefined && c.message !== '') s.message = normalize(c.message);
   }
   return s;
 }
 
 const same = (a: Seen | undefined, b: Seen) =>
-  a !== undefined && a.state === b.state && a.exitCode === b.exitCode && a.reason === b.reason;
+  a !== undefined &&
+  a.state === b.state &&
+  a.exitCode === b.exitCode &&
+  a.reason === b.reason &&
+  a.message === b.message;
 
 /** A record of distinct consecutive observations of one container. */
 export class Timeline {
@@ -163,7 +178,12 @@ export async function watch(
     if (listed !== undefined) into.list.note(listed);
     const status = await cri.containerStatus(id);
     into.status.note(status);
-    if (done(status)) return status;
+    if (done(status)) {
+      // One more relist, so the list path also records the state that ended the watch.
+      const after = (await cri.listContainers({ id }))[0];
+      if (after !== undefined) into.list.note(after);
+      return status;
+    }
     if (Date.now() > deadline) {
       throw new Error(
         `container ${id} did not reach the expected state; seen ${JSON.stringify(into.status.sequence)}`,

@@ -4,11 +4,15 @@
  * against the simulated node and against real containerd and compares the two observations
  * field by field; the expectations in REAL-CONTAINERD.md pin containerd's side.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RuntimeContainer, RuntimeSandbox } from '@/lib/kubelet/runtime';
 import type { CriClient } from '@/server/cri';
 import {
   exited,
+  IMAGE,
   kubeletContainer,
   MISSING_IMAGE,
+  normalize,
   outcome,
   removePod,
   runPod,
@@ -34,8 +38,6 @@ export interface LifeObservation {
   /** The same from ListContainers (the relist path). */
   listSequence: Seen[];
   final: Seen;
-  /** Whether the runtime gave a message with the final state (its wording may differ). */
-  hasMessage: boolean;
   /** Timestamps the record carries once exited. */
   hasStartedAt: boolean;
   hasFinishedAt: boolean;
@@ -65,7 +67,6 @@ export async function containerLife(
       statusSequence: status.sequence,
       listSequence: list.sequence,
       final: seen(final),
-      hasMessage: (final.message ?? '') !== '',
       hasStartedAt: (final.startedAt ?? 0) > 0,
       hasFinishedAt: (final.finishedAt ?? 0) > 0,
     };
@@ -83,21 +84,26 @@ export interface StopObservation {
   after: Seen;
 }
 
-/** Start a long-running container, then StopContainer with a grace period. */
+/**
+ * Start a long-running container, then StopContainer with a grace period. With `readyFile`, the
+ * signal waits until the container has created that file (probed with ExecSync `test -f`, like
+ * a readiness probe): a shell that has not yet run its `trap` ignores SIGTERM as PID 1.
+ */
 export async function stopContainer(
   rt: Runtime,
   name: string,
   command: string[],
   timeoutSeconds: number,
+  readyFile?: string,
 ): Promise<StopObservation> {
   const pod = await runPod(rt.cri, name, rt.logRoot);
   try {
     const spec = kubeletContainer(pod.spec, 'main', command);
     const id = await rt.cri.createContainer(pod.id, spec, pod.spec);
     await rt.cri.startContainer(id);
-    // Let the shell reach its trap (or sleep) before the signal comes.
     const timeline = { status: new Timeline(), list: new Timeline() };
     await watch(rt.cri, id, (c) => c.state === 'running', timeline);
+    if (readyFile !== undefined) await waitForFile(rt.cri, id, readyFile);
     const t0 = Date.now();
     const stop = await outcome(rt.cri.stopContainer(id, timeoutSeconds));
     const took = Date.now() - t0;
@@ -110,6 +116,19 @@ export async function stopContainer(
     };
   } finally {
     await removePod(rt.cri, pod);
+  }
+}
+
+async function waitForFile(
+  cri: CriClient,
+  id: string,
+  file: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await cri.execSync(id, ['test', '-f', file], 5)).exitCode !== 0) {
+    if (Date.now() > deadline) throw new Error(`container ${id} did not create ${file}`);
+    await sleep(20);
   }
 }
 
@@ -277,4 +296,120 @@ export async function identity(rt: Runtime): Promise<IdentityObservation> {
     conditionShape: shape(conditions),
     runtimeReady: conditions.find((c) => c.type === 'RuntimeReady')?.status,
   };
+}
+
+export interface RecordsObservation {
+  sandboxListed: unknown;
+  sandboxStatus: unknown;
+  containerCreated: unknown;
+  containerListedRunning: unknown;
+  containerExited: unknown;
+  image: unknown;
+  imageByDigest: 'same image' | 'absent' | 'other image';
+}
+
+/**
+ * Every field of the records the CRI returns for one pod and its container, created → running
+ * → exited, and of the image — with what must differ between runtimes (ids, times, the pod's
+ * uid, digests, paths under the log root) replaced by how it relates to the rest.
+ */
+export async function records(rt: Runtime): Promise<RecordsObservation> {
+  const { cri } = rt;
+  const pod = await runPod(cri, 'records', rt.logRoot);
+  try {
+    const image = await cri.imageStatus(IMAGE);
+    if (!image) throw new Error(`${IMAGE} is not present`);
+    const uid = (v: string) => v.replaceAll(pod.spec.uid, '<uid>');
+    const strings = (m: Readonly<Record<string, string>>) =>
+      Object.fromEntries(Object.entries(m).map(([k, v]) => [k, uid(v)]));
+    const imageRef = (ref: string) =>
+      ref === image.id
+        ? 'image id'
+        : image.repoDigests.includes(ref)
+          ? 'repo digest'
+          : normalize(ref);
+    const container = (c: RuntimeContainer) => ({
+      name: c.name,
+      attempt: c.attempt,
+      state: c.state,
+      exitCode: c.exitCode,
+      reason: c.reason,
+      message: c.message === undefined ? undefined : normalize(c.message),
+      image: c.image,
+      imageRef: imageRef(c.imageRef),
+      imageId: c.imageId === undefined || c.imageId === '' ? 'absent' : imageRef(c.imageId),
+      restartCount: c.restartCount,
+      labels: strings(c.labels),
+      annotations: strings(c.annotations),
+      inspected: c.inspected,
+      sandboxId: c.sandboxId === pod.id ? 'the pod' : c.sandboxId === '' ? 'absent' : 'other',
+      createdAt: c.createdAt > 0,
+      startedAt:
+        c.startedAt === undefined
+          ? 'absent'
+          : c.startedAt >= c.createdAt
+            ? 'after created'
+            : 'before created',
+      finishedAt:
+        c.finishedAt === undefined
+          ? 'absent'
+          : c.startedAt !== undefined &&
+              c.finishedAt - c.startedAt >= 900 &&
+              c.finishedAt - c.startedAt < 5_000
+            ? 'about a second after started'
+            : `${c.finishedAt - (c.startedAt ?? 0)} ms after started`,
+    });
+    const sandbox = (s: RuntimeSandbox) => ({
+      name: s.name,
+      namespace: s.namespace,
+      uid: uid(s.uid),
+      attempt: s.attempt,
+      state: s.state,
+      createdAt: s.createdAt > 0,
+      labels: strings(s.labels),
+      annotations: strings(s.annotations),
+      runtimeHandler: s.runtimeHandler,
+      network: s.network,
+      networkMode: s.networkMode,
+      inspected: s.inspected,
+    });
+
+    const spec = kubeletContainer(pod.spec, 'main', ['sh', '-c', 'sleep 1; exit 3']);
+    const id = await cri.createContainer(pod.id, spec, pod.spec);
+    const containerCreated = container(await cri.containerStatus(id, { sandboxId: pod.id }));
+    await cri.startContainer(id);
+    const listed = (await cri.listContainers({ id }))[0];
+    const containerListedRunning = listed && container(listed);
+    const timeline = { status: new Timeline(), list: new Timeline() };
+    await watch(cri, id, exited, timeline);
+    const containerExited = container(await cri.containerStatus(id, { sandboxId: pod.id }));
+
+    const listedSandbox = (await cri.listPodSandbox({ id: pod.id }))[0];
+    const status = await cri.podSandboxStatus(pod.id);
+    const digest = image.repoDigests[0];
+    const byDigest = digest === undefined ? undefined : await cri.imageStatus(digest);
+    return {
+      sandboxListed: listedSandbox && sandbox(listedSandbox),
+      sandboxStatus: {
+        ...sandbox(status.sandbox),
+        containers: status.containers.length,
+        info: Object.keys(status.info),
+      },
+      containerCreated,
+      containerListedRunning,
+      containerExited,
+      image: {
+        repoTags: image.repoTags,
+        repoDigests: image.repoDigests.map(normalize),
+        sizeBytes: image.sizeBytes > 0,
+        uid: image.uid,
+        username: image.username,
+        pinned: image.pinned,
+      },
+      imageByDigest:
+        byDigest === undefined ? 'absent' : byDigest.id === image.id ? 'same image' : 'other image',
+    };
+  } finally {
+    await removePod(cri, pod);
+  }
 }
