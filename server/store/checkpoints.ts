@@ -36,7 +36,7 @@ export class CheckpointTable {
   private readonly deleteSeqs: Statement<[number, number]>;
   private readonly countAll: Statement<[], number>;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.put = db.prepare(
       'INSERT OR REPLACE INTO checkpoints (seq, t, codec, body, created_at) VALUES (?, ?, ?, ?, ?)',
     );
@@ -82,6 +82,8 @@ export class CheckpointTable {
     const row = this.atOrBefore.get(at);
     if (!row) return undefined;
     const state = decodeSnapshot(row.codec, row.body);
+    // A row read inside a transaction may still be rolled back.
+    if (this.db.inTransaction) return state;
     this.cache.set(at, state);
     for (const key of this.cache.keys()) {
       if (this.cache.size <= CACHED_CHECKPOINTS) break;

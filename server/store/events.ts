@@ -3,14 +3,9 @@
  * All statements are prepared once per connection and reused.
  */
 import type { Database as Db, Statement } from 'better-sqlite3';
-import {
-  decode,
-  encode,
-  entityId,
-  type TimelineEvent,
-  type UnsequencedEvent,
-} from '@/lib/timeline';
+import { encode, entityId, type TimelineEvent, type UnsequencedEvent } from '@/lib/timeline';
 import { PodscopeStoreError } from './errors';
+import { fastDecode } from './decode';
 
 /** Default refusal size for one encoded event (UTF-8 bytes). */
 export const DEFAULT_MAX_EVENT_BYTES = 256 * 1024;
@@ -225,7 +220,7 @@ export class EventTable {
       kinds: q.kinds ? JSON.stringify(q.kinds) : null,
       limit,
     });
-    return bodies.map((b) => decode<TimelineEvent>(b));
+    return bodies.map((b) => fastDecode<TimelineEvent>(b));
   }
 
   /** Encoded bodies with seq in (afterSeq, toSeq], ascending; lazily, for folding. */

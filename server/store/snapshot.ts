@@ -5,7 +5,8 @@
  * are written on the append path and the ratio barely improves at higher levels for this data.
  */
 import { gunzipSync, gzipSync, constants } from 'node:zlib';
-import { decode, encode, type ClusterState } from '@/lib/timeline';
+import { encode, type ClusterState } from '@/lib/timeline';
+import { fastDecode } from './decode';
 
 export type SnapshotCodec = 'json' | 'json+gzip';
 
@@ -27,9 +28,9 @@ export function decodeSnapshot(codec: string, body: Buffer | Uint8Array): Cluste
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
   switch (codec) {
     case 'json':
-      return decode<ClusterState>(bytes.toString('utf8'));
+      return fastDecode<ClusterState>(bytes.toString('utf8'));
     case 'json+gzip':
-      return decode<ClusterState>(gunzipSync(bytes).toString('utf8'));
+      return fastDecode<ClusterState>(gunzipSync(bytes).toString('utf8'));
     default:
       throw new Error(`unknown snapshot codec "${codec}"`);
   }

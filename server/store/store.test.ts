@@ -144,6 +144,11 @@ describe('append', () => {
     expect(store.latestSeq()).toBe(1);
   });
 
+  it('rejects non-finite seeks', () => {
+    expect(thrown(() => store.stateAt(Number.NaN)).code).toBe('INVALID');
+    expect(thrown(() => store.stateAtSeq(Number.POSITIVE_INFINITY)).code).toBe('INVALID');
+  });
+
   it('ignores a seq the caller put on an event', () => {
     const withSeq = { ...cri(1), seq: 999 } as unknown as UnsequencedEvent;
     expect(store.append([withSeq])[0]?.seq).toBe(1);
@@ -154,11 +159,33 @@ describe('append', () => {
     store.close();
     expect(thrown(() => store.append([cri(1)])).code).toBe('CLOSED');
     expect(thrown(() => store.range()).code).toBe('CLOSED');
+    expect(thrown(() => store.latestSeq()).code).toBe('CLOSED');
     store = openStore({ path: tmp.dir });
   });
 });
 
-describe('two connections appending to one file', () => {
+describe('two connections to one file', () => {
+  it('a reader sees what the writer committed, including a raised retention floor', async () => {
+    const reader = openStore({ path: tmp.dir });
+    try {
+      const workload = new SyntheticWorkload({ seed: 6, nodes: 2, podsPerNode: 3 });
+      expect(reader.latestSeq()).toBe(0);
+      const written: TimelineEvent[] = [];
+      for (const b of workload.batches(600)) written.push(...store.append(b));
+      expect(reader.latestSeq()).toBe(written.length);
+      expect(reader.eventsAfter(written.length - 3)).toEqual(written.slice(-3));
+      const head = reader.stateAtSeq(written.length);
+      expect(head.seq).toBe(written.length);
+      for (const b of workload.batches(300)) written.push(...store.append(b));
+      expect(reader.stateAt(Number.MAX_SAFE_INTEGER).seq).toBe(written.length);
+      const report = await store.retention({ maxAgeMs: 0 });
+      expect(thrown(() => reader.stateAtSeq(report.floorSeq - 1)).code).toBe('NOT_RETAINED');
+      expect(reader.bounds().floorSeq).toBe(report.floorSeq);
+    } finally {
+      reader.close();
+    }
+  });
+
   it('re-sequences instead of colliding', () => {
     const other = openStore({ path: tmp.dir });
     try {

@@ -9,7 +9,6 @@
  */
 import type { Database as Db, Transaction } from 'better-sqlite3';
 import {
-  decode,
   emptyState,
   reduce,
   type ClusterState,
@@ -41,6 +40,7 @@ import {
   type SavedTimeline,
   type SavedTimelineSummary,
 } from './timelines';
+import { fastDecode } from './decode';
 
 /** What one append transaction wrote; applied to the in-memory marks only after COMMIT. */
 interface Written {
@@ -59,6 +59,9 @@ export interface Clock {
 export const systemClock: Clock = { now: () => Date.now() };
 
 export const DEFAULT_CHECKPOINT_EVERY = 5_000;
+
+/** Seek results kept to start the next seek from (scrubbing, replay playback). */
+const RECENT_STATES = 4;
 
 export interface StoreOptions {
   /** A directory (default `.podscope`, holding `timeline.db`), a `*.db` file, or `:memory:`. */
@@ -132,6 +135,8 @@ export class TimelineStore {
   private lastCheckpointSeq: number;
   /** The state at marks.highSeq, kept once known so checkpoints need no re-fold. */
   private live: ClusterState | undefined;
+  /** The last few states rebuilt by seeks (immutable values), newest first. */
+  private recent: ClusterState[] = [];
   private retentionRun: Promise<RetentionReport> | undefined;
   private closed = false;
 
@@ -201,7 +206,8 @@ export class TimelineStore {
    */
   private writeBatch(planned: EncodedBatch): Written {
     let batch = planned;
-    let live = this.live;
+    // After a restart the state at the head is unknown until a seek or a checkpoint computes it.
+    let live = this.live ?? this.recent.find((r) => r.seq === this.marks.highSeq);
     const stored = this.meta.highSeq();
     if (stored !== this.marks.highSeq) {
       // Another connection appended since we last looked: take its marks, re-sequence, and
@@ -233,22 +239,26 @@ export class TimelineStore {
 
   /** Events in ascending seq, filtered by timeline time, seq, node and kind. */
   range(query: RangeQuery = {}): TimelineEvent[] {
-    return this.guard('reading a range of events', () =>
-      this.events.range(query, this.marks.highSeq),
-    );
+    return this.guard('reading a range of events', () => {
+      this.refreshMarks();
+      return this.events.range(query, this.marks.highSeq);
+    });
   }
 
   /** Up to `limit` events after `seq`, ascending: what a reconnecting subscriber missed. */
   eventsAfter(seq: number, limit = 1_000): TimelineEvent[] {
-    return this.guard(`reading events after seq ${seq}`, () =>
-      this.events.range({ afterSeq: seq, limit }, this.marks.highSeq),
-    );
+    return this.guard(`reading events after seq ${seq}`, () => {
+      this.refreshMarks();
+      return this.events.range({ afterSeq: seq, limit }, this.marks.highSeq);
+    });
   }
 
   /** The last seq ever assigned (0 for a new timeline); retention never lowers it. */
   latestSeq(): number {
-    this.assertOpen();
-    return this.marks.highSeq;
+    return this.guard('reading the latest seq', () => {
+      this.refreshMarks();
+      return this.marks.highSeq;
+    });
   }
 
   /** Number of events stored (after retention). */
@@ -258,6 +268,7 @@ export class TimelineStore {
 
   bounds(): TimelineBounds {
     return this.guard('reading the timeline bounds', () => {
+      this.refreshMarks();
       const oldest = this.events.oldestRow();
       return {
         floorSeq: this.marks.floorSeq,
@@ -275,6 +286,8 @@ export class TimelineStore {
    */
   stateAtSeq(seq: number): ClusterState {
     return this.guard(`rebuilding the state at seq ${seq}`, () => {
+      checkNumber(this.path, 'seq', seq);
+      this.refreshMarks();
       const target = Math.min(Math.floor(seq), this.marks.highSeq);
       if (target < this.marks.floorSeq) {
         throw new PodscopeStoreError(
@@ -293,6 +306,8 @@ export class TimelineStore {
    */
   stateAt(t: number): ClusterState {
     return this.guard(`rebuilding the state at t=${t}`, () => {
+      checkNumber(this.path, 't', t);
+      this.refreshMarks();
       let seq = this.events.seqAtOrBefore(t) ?? 0;
       if (seq < this.marks.floorSeq) {
         if (this.marks.floorSeq > 0 && t >= this.marks.floorT) seq = this.marks.floorSeq;
@@ -308,23 +323,49 @@ export class TimelineStore {
     });
   }
 
-  /** Nearest checkpoint at or before `seq`, then the events after it through the reducer. */
+  /**
+   * The closest known state at or before `seq` (a recent seek's result, the live state or the
+   * nearest checkpoint), then the events after it through the reducer. Replay moves forward a
+   * little at a time, so starting from the previous answer makes each step cheap.
+   */
   private foldTo(seq: number): ClusterState {
     if (seq <= 0) return emptyState();
-    if (this.live && this.live.seq === seq) return this.live;
-    let state = this.checkpoints.nearest(seq);
-    if (state === undefined || state.seq < this.marks.floorSeq) {
-      if (this.marks.floorSeq > 0) {
+    const floor = this.marks.floorSeq;
+    let base: ClusterState | undefined;
+    for (const known of [this.live, ...this.recent]) {
+      // Below the floor, the events after a state may already be gone.
+      if (known && known.seq <= seq && known.seq >= floor && (!base || known.seq > base.seq))
+        base = known;
+    }
+    if (base?.seq === seq) return base;
+    const checkpointSeq = this.checkpoints.nearestSeq(seq);
+    if (
+      checkpointSeq !== undefined &&
+      checkpointSeq >= floor &&
+      (!base || checkpointSeq > base.seq)
+    ) {
+      base = this.checkpoints.nearest(seq);
+    }
+    if (!base) {
+      if (floor > 0) {
         throw new PodscopeStoreError(
           this.path,
           'CORRUPT',
-          `the database file is corrupt: no checkpoint at the retention floor (seq ${this.marks.floorSeq})`,
+          `the database file is corrupt: no checkpoint at the retention floor (seq ${floor})`,
         );
       }
-      state = emptyState();
+      base = emptyState();
     }
+    let state = base;
     for (const body of this.events.bodies(state.seq, seq))
-      state = reduce(state, decode<TimelineEvent>(body));
+      state = reduce(state, fastDecode<TimelineEvent>(body));
+    // Inside a transaction the rows read may still be rolled back: remember only committed answers.
+    if (!this.db.inTransaction) {
+      this.recent = [state, ...this.recent.filter((r) => r.seq !== state.seq)].slice(
+        0,
+        RECENT_STATES,
+      );
+    }
     return state;
   }
 
@@ -445,6 +486,21 @@ export class TimelineStore {
     this.db.close();
   }
 
+  /**
+   * Takes up what another connection to the same file (a second process reading or writing)
+   * committed since: a higher seq, a raised retention floor. A few indexed look-ups.
+   */
+  private refreshMarks(): void {
+    const stored = this.meta.read();
+    const grew = stored.highSeq > this.marks.highSeq;
+    if (!grew && stored.floorSeq === this.marks.floorSeq) return;
+    // The head moved on without us: the in-memory head state is behind.
+    if (grew) this.live = undefined;
+    this.marks = grew
+      ? stored
+      : { ...this.marks, floorSeq: stored.floorSeq, floorT: stored.floorT };
+  }
+
   private assertOpen(): void {
     if (this.closed)
       throw new PodscopeStoreError(this.path, 'CLOSED', 'the timeline store is closed');
@@ -457,5 +513,15 @@ export class TimelineStore {
     } catch (err) {
       throw wrapError(this.path, operation, err);
     }
+  }
+}
+
+function checkNumber(path: string, what: string, value: number): void {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new PodscopeStoreError(
+      path,
+      'INVALID',
+      `${what} must be a finite number, got ${String(value)}`,
+    );
   }
 }

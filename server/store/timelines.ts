@@ -5,9 +5,10 @@
  */
 import type { Database as Db, Statement } from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { decode, type ClusterState, type TimelineEvent } from '@/lib/timeline';
+import type { ClusterState, TimelineEvent } from '@/lib/timeline';
 import { PodscopeStoreError, sqliteCode } from './errors';
 import { decodeSnapshot, encodeSnapshot } from './snapshot';
+import { fastDecode } from './decode';
 
 export const LIMITS = {
   titleChars: 200,
@@ -217,7 +218,7 @@ export class SavedTimelines {
     return {
       ...toSummary(row),
       initialState: decodeSnapshot(initial.initial_codec, initial.initial_state),
-      events: this.eventBodies.all(id).map((b) => decode<TimelineEvent>(b)),
+      events: this.eventBodies.all(id).map((b) => fastDecode<TimelineEvent>(b)),
       annotations: this.annotationRows.all(id).map(toAnnotation),
     };
   }
