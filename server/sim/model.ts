@@ -465,10 +465,11 @@ export class SimRuntime {
         message: '',
         labels: { ...config.labels },
         annotations: { ...config.annotations },
-        logPath:
-          sandbox.logDirectory !== '' && config.log_path !== ''
-            ? `${sandbox.logDirectory.replace(/\/+$/, '')}/${config.log_path}`
-            : '',
+        // containerd joins the log directory of the sandbox config sent with this request.
+        logPath: joinLogPath(
+          req.sandbox_config?.log_directory ?? sandbox.logDirectory,
+          config.log_path,
+        ),
         memoryLimitBytes: Math.max(0, Number(resources?.memory_limit_in_bytes ?? '0')),
         resources,
         argv,
@@ -682,6 +683,10 @@ export class SimRuntime {
   cpuCoreNanos(c: ContainerRecord): number {
     return c.process ? c.process.cpuCoreNanos() : c.finalCpuNanos;
   }
+}
+
+function joinLogPath(dir: string, path: string): string {
+  return dir !== '' && path !== '' ? `${dir.replace(/\/+$/, '')}/${path}` : '';
 }
 
 /**

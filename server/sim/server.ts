@@ -68,15 +68,25 @@ function toStatus(err: unknown): { code: status; details: string } {
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Ends a server stream with a status. (grpc-js sends the status from the stream's 'error'
+ * handler; destroy() would drop the call without one.)
+ */
+function failStream(
+  call: ServerWritableStream<unknown, unknown>,
+  code: status,
+  details: string,
+): void {
+  call.emit('error', Object.assign(new Error(details), { code, details }));
+}
+
 /** Live GetContainerEvents calls of one server, so a fault can cut them. */
 export class EventStreams {
   readonly calls = new Set<ServerWritableStream<unknown, unknown>>();
 
   /** Ends every open stream with UNAVAILABLE (the client sees the stream break). */
   drop(details = 'event stream dropped (injected fault)'): void {
-    for (const call of this.calls) {
-      call.destroy(Object.assign(new Error(details), { code: status.UNAVAILABLE, details }));
-    }
+    for (const call of this.calls) failStream(call, status.UNAVAILABLE, details);
     this.calls.clear();
   }
 }
@@ -226,22 +236,16 @@ export function createCriServer(deps: CriServerDeps, streams: EventStreams): Ser
     GetContainerEvents: (call: ServerWritableStream<AnyRequest, unknown>) => {
       if (runtime.eventsMode === 'unimplemented') {
         // What containerd 1.6 (grpc-go) answers for an RPC it does not register.
-        call.destroy(
-          Object.assign(new Error('unimplemented'), {
-            code: status.UNIMPLEMENTED,
-            details: 'unknown method GetContainerEvents for service runtime.v1.RuntimeService',
-          }),
+        failStream(
+          call,
+          status.UNIMPLEMENTED,
+          'unknown method GetContainerEvents for service runtime.v1.RuntimeService',
         );
         return;
       }
       const injected = faults.error('GetContainerEvents');
       if (injected) {
-        call.destroy(
-          Object.assign(new Error(injected.message), {
-            code: injected.code,
-            details: injected.message,
-          }),
-        );
+        failStream(call, injected.code, injected.message);
         return;
       }
       const stream = call as ServerWritableStream<unknown, unknown>;
