@@ -394,7 +394,10 @@ export function podReadyToStartContainersDecision(
   if (!d.changed) {
     return {
       condition: make('True'),
-      why: why('condition.readyToStart.true', { ip: str(d.sandbox?.network?.ip) }, rule, inputs),
+      why: why('condition.readyToStart.true', {}, rule, {
+        ...inputs,
+        ip: str(d.sandbox?.network?.ip),
+      }),
     };
   }
   const c = make('False', PodSandboxNotReadyReason, d.message);

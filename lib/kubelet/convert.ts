@@ -136,7 +136,8 @@ function convertContainerStatus(
 }
 
 export function convertToAPIContainerStatuses(opts: ConvertOptions): V1ContainerStatus[] {
-  const { pod, runtime, gates } = opts;
+  const { runtime, gates } = opts;
+  const pod: V1Pod = isObj(opts.pod) ? opts.pod : {};
   const runtimeName = opts.runtimeName || 'containerd';
   const containers = asArray(opts.containers).filter((c) => isObj(c) && typeof c.name === 'string');
   const records = containersNewestFirst(runtime);

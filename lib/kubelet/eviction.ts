@@ -10,8 +10,10 @@
  * matching toleration — e.g. an inferred spec — gets that default.
  */
 import type { V1Pod, V1Toleration } from '@kubernetes/client-node';
+import type { Explanation } from './explanation';
 import type { NodeTimings } from './timings';
 import { asArray, finite, isObj, specOf, str } from './util';
+import { why } from './why';
 
 export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
 export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
@@ -59,4 +61,21 @@ export function evictionDueAt(
   );
   if (ms === undefined) return undefined;
   return finite(nodeReady.since, 0) + ms;
+}
+
+/** Why and when the pod is due for eviction, or undefined while the node is Ready or the pod tolerates it forever. */
+export function explainEviction(
+  pod: V1Pod,
+  nodeReady: NodeReadiness | undefined,
+  timings: NodeTimings,
+): Explanation | undefined {
+  const due = evictionDueAt(pod, nodeReady, timings);
+  if (due === undefined || !nodeReady) return undefined;
+  const taint = nodeReady.status === 'Unknown' ? TAINT_UNREACHABLE : TAINT_NOT_READY;
+  return why(
+    'pod.eviction.due',
+    { seconds: Math.round((due - finite(nodeReady.since, 0)) / 1000), taint },
+    'pkg/controller/tainteviction (NoExecute taint, tolerationSeconds)',
+    { nodeReady: nodeReady.status, dueAt: due },
+  );
 }

@@ -61,7 +61,7 @@ export function phaseExplanation(d: PhaseDecision, pod: V1Pod): Explanation {
     case 'running':
       return why('phase.running.allStarted', { running: c.running, total }, RULE, inputs);
     case 'terminalSucceeded':
-      return why('phase.succeeded.terminal', { succeeded: c.succeeded }, RULE, inputs);
+      return why('phase.succeeded.terminal', {}, RULE, inputs);
     case 'terminalFailed':
       return why('phase.failed.terminal', { failed, stopped: c.stopped }, RULE, inputs);
     case 'someRestartable':

@@ -81,6 +81,7 @@ export {
   TAINT_NOT_READY,
   TAINT_UNREACHABLE,
   evictionDueAt,
+  explainEviction,
   tolerationFor,
   type NodeReadiness,
 } from './eviction';
@@ -123,4 +124,23 @@ export {
   type Signal,
   type Threshold,
 } from './pressure';
+export {
+  CONTAINER_MACHINE,
+  KUBELET_CAUSES,
+  MACHINES,
+  NODE_READY_MACHINE,
+  POD_PHASE_MACHINE,
+  containerStateName,
+  findEdge,
+  isLegalTransition,
+  validateTransition,
+  type ContainerStateName,
+  type Driver,
+  type Edge,
+  type KubeletCause,
+  type NodeReadyState,
+  type PodPhaseState,
+  type StateMachine,
+  type TransitionVerdict,
+} from './machines';
 export { WHY, why, type WhyId, type WhyParams } from './why';
