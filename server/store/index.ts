@@ -14,7 +14,16 @@
  * - every failure is a PodscopeStoreError whose message starts with the database path and
  *   whose `code` says what kind of failure it was; a failed write changes nothing.
  * - States returned by stateAt/stateAtSeq are shared immutable values (as the reducer makes
- *   them): read them, don't mutate them.
+ *   them): read them, don't mutate them. The same goes for events after `append`: the store folds
+ *   them into its head state.
+ *
+ * Time: each event keeps its own `t`; the store also files it under "timeline time", the
+ * running maximum of t up to that event (exactly the reducer's state.t after it). Timeline time
+ * never decreases with seq, even if the server clock steps back, so `range({from, to})` and
+ * `stateAt(t)` ("every event filed at or before t") are index look-ups with one clear meaning.
+ *
+ * The database is `<dir>/timeline.db` (default dir `.podscope` in the working directory), in WAL
+ * mode with synchronous=NORMAL (see open.ts for why that is durable against a killed process).
  */
 export { openStore, TimelineStore, systemClock, DEFAULT_CHECKPOINT_EVERY } from './store';
 export type { Clock, StoreOptions, TimelineBounds, StoreStats } from './store';

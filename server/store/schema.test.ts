@@ -61,6 +61,17 @@ describe('opening', () => {
     store.close();
   });
 
+  it('works in memory (:memory:) for throwaway timelines', () => {
+    const store = openStore({ path: ':memory:' });
+    try {
+      expect(store.path).toBe(':memory:');
+      const events = store.append(new SyntheticWorkload({ seed: 1 }).nextBatch());
+      expect(store.stateAtSeq(events.length).seq).toBe(events.length);
+    } finally {
+      store.close();
+    }
+  });
+
   it('reopens without migrating again and keeps the data', () => {
     const store = openStore({ path: tmp.dir });
     store.append(new SyntheticWorkload({ seed: 2 }).nextBatch());

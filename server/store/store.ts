@@ -99,6 +99,8 @@ export interface StoreStats {
   path: string;
   /** Bytes in use inside the database file (pages not on the free list). */
   usedBytes: number;
+  /** Size of the database (in pages, including changes still in the -wal file). */
+  fileBytes: number;
   events: number;
   checkpoints: number;
   timelines: number;
@@ -452,6 +454,7 @@ export class TimelineStore {
     return this.guard('reading store statistics', () => ({
       path: this.path,
       usedBytes: this.usedBytes(),
+      fileBytes: this.pragmaNumber('page_count') * this.pragmaNumber('page_size'),
       events: this.events.count(),
       checkpoints: this.checkpoints.count(),
       timelines: this.saved.count(),
@@ -468,10 +471,12 @@ export class TimelineStore {
   }
 
   private usedBytes(): number {
-    const pageSize = this.db.pragma('page_size', { simple: true }) as number;
-    const pages = this.db.pragma('page_count', { simple: true }) as number;
-    const free = this.db.pragma('freelist_count', { simple: true }) as number;
-    return (pages - free) * pageSize;
+    const pages = this.pragmaNumber('page_count') - this.pragmaNumber('freelist_count');
+    return pages * this.pragmaNumber('page_size');
+  }
+
+  private pragmaNumber(name: 'page_count' | 'page_size' | 'freelist_count'): number {
+    return Number(this.db.pragma(name, { simple: true }));
   }
 
   /** Closes the connection; a retention run in progress stops after its current batch. */
