@@ -103,7 +103,9 @@ function defaultNodeName(endpoint: string, index: number): string {
   return stem && stem !== 'containerd' && stem !== 'crio' ? stem : `node-${index + 1}`;
 }
 
-function fromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
+type Env = Readonly<Record<string, string | undefined>>;
+
+function fromEnv(env: Env): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const set = (path: string[], value: unknown) => {
     let target = out;
@@ -163,7 +165,7 @@ export function isLoopback(host: string): boolean {
 }
 
 /** Loads and validates the configuration; throws ConfigError with every problem listed. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigInput = {}): Config {
+export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}): Config {
   let file: Record<string, unknown> = {};
   if (env.PODSCOPE_CONFIG) {
     const path = resolve(env.PODSCOPE_CONFIG);

@@ -16,6 +16,8 @@ import {
   recordRestart,
   type BackoffState,
   type FeatureGates,
+  type NodeConditionsResult,
+  type NodeReadiness,
   type NodeTimings,
 } from '@/lib/kubelet';
 import type { NodeResources, RuntimeCondition, RuntimeInfo, RuntimePodStatus } from '@/lib/kubelet/runtime';
@@ -64,6 +66,8 @@ export interface EngineOptions {
   dial: (endpoint: string) => RuntimeClient;
   /** Extra endpoints browsers may connect to. */
   allowEndpoints?: readonly string[];
+  /** The kubelet's container back-off for each node (default 10 s doubling to 300 s). */
+  backoff?: () => BackoffState;
   /** Initial state when restarting on an existing timeline (the store's latest state). */
   initialState?: ClusterState;
   log?: (line: string) => void;
@@ -77,7 +81,10 @@ interface NodeRuntime {
   runtimeConditions?: RuntimeCondition[];
   statusError?: string;
   resources?: NodeResources;
-  ready: { status: 'True' | 'False' | 'Unknown'; since: number };
+  /** Last Status that found RuntimeReady true (the kubelet's lastBaseRuntimeSync). */
+  lastStatusAt?: number;
+  pressureObservedAt: NodeConditionsResult['pressureObservedAt'];
+  ready: NodeReadiness;
 }
 
 const HOUSEKEEPING_MS = 1_000;
@@ -224,7 +231,8 @@ export class Engine implements EngineApi {
       watcher,
       endpoint,
       lab,
-      backoff: emptyBackoff(),
+      backoff: this.options.backoff?.() ?? emptyBackoff(),
+      pressureObservedAt: {},
       ready: { status: 'True', since: this.clock.now() },
     });
     const existing = this.working.nodes[name];
@@ -270,6 +278,7 @@ export class Engine implements EngineApi {
       n.runtimeConditions = status.conditions;
       n.statusError = undefined;
       n.resources = status.node ?? n.resources;
+      if (status.conditions.some((c) => c.type === 'RuntimeReady' && c.status)) n.lastStatusAt = at;
       if (changed) {
         const events: UnsequencedEvent[] = [
           { kind: 'cri', type: 'RuntimeConditionChanged', source: 'relist', node, t: at, detail: conditionDetail(status.conditions) },
@@ -413,17 +422,18 @@ export class Engine implements EngineApi {
       ...(n.watcher.lastRelistAt !== undefined ? { lastRelistAt: n.watcher.lastRelistAt } : {}),
       ...(n.watcher.lastContactAt !== undefined ? { lastContactAt: n.watcher.lastContactAt } : {}),
       ...(n.resources ? { resources: n.resources } : {}),
+      ...(n.lastStatusAt !== undefined ? { lastStatusAt: n.lastStatusAt } : {}),
       oldConditions: view.conditions,
       startedAt: this.startedAt,
       timings: this.timings,
+      pressureObservedAt: n.pressureObservedAt,
     });
+    n.pressureObservedAt = result.pressureObservedAt;
     const events = nodeEvents(view, result.conditions, result.why, { t: now, node });
     if (events.length === 0) return;
     this.record(events);
-    const ready = result.conditions.find((c) => c.type === 'Ready');
-    const status = (ready?.status ?? 'Unknown') as 'True' | 'False' | 'Unknown';
-    if (status !== n.ready.status) {
-      n.ready = { status, since: now };
+    if (result.ready.status !== n.ready.status) {
+      n.ready = result.ready;
       // Node readiness changes every pod's Ready condition and eviction clock.
       this.rederive(new Set(Object.keys(this.working.nodes[node]?.pods ?? {})), node);
     }

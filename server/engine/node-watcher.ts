@@ -142,8 +142,9 @@ export class NodeWatcher {
       this.connected = false;
       this.lastError = message(err);
       // The relist loop keeps trying; the first success completes the connection.
-      this.sink.relistFailed(this.name, this.clock.now(), asError(err), !this.failing);
+      const first = !this.failing;
       this.failing = true;
+      this.sink.relistFailed(this.name, this.clock.now(), asError(err), first);
     }
   }
 
@@ -191,8 +192,9 @@ export class NodeWatcher {
       this.sink.relisted(outcome);
     } catch (err) {
       this.lastError = message(err);
-      this.sink.relistFailed(this.name, this.clock.now(), asError(err), !this.failing);
+      const first = !this.failing;
       this.failing = true;
+      this.sink.relistFailed(this.name, this.clock.now(), asError(err), first);
     } finally {
       this.relisting = false;
     }

@@ -1,0 +1,134 @@
+/**
+ * The composition root: configuration → store → (embedded simulated nodes + kubelet stand-in +
+ * demo workload, or configured CRI endpoints) → engine. One per process, kept on globalThis:
+ * Next.js may evaluate modules (and instrumentation.register) more than once, and dev mode
+ * reloads them; a second engine would mean a second poller and a second writer.
+ */
+import { newBackoff } from '@/lib/kubelet';
+import { loadConfig, type Config } from '@/server/config';
+import { CriClient } from '@/server/cri/client';
+import type { HintProvider } from '@/server/engine/hints';
+import { criRuntime } from '@/server/engine/cri-runtime';
+import { Engine } from '@/server/engine/engine';
+import { engineStore } from '@/server/engine/store-adapter';
+import { startSimCluster, type SimCluster } from '@/server/sim';
+import { openStore, type TimelineStore } from '@/server/store';
+import { startEmbeddedWorkload } from './embedded';
+
+export interface PodscopeRuntime {
+  readonly config: Config;
+  readonly engine: Engine;
+  readonly store: TimelineStore;
+  readonly sim?: SimCluster;
+  stop(): Promise<void>;
+}
+
+const KEY = Symbol.for('podscope.runtime');
+type Slot = { [KEY]?: Promise<PodscopeRuntime> };
+
+/** The process's runtime, started on first use. */
+export function getRuntime(): Promise<PodscopeRuntime> {
+  const g = globalThis as Slot;
+  g[KEY] ??= startRuntime(loadConfig()).catch((err: unknown) => {
+    delete g[KEY];
+    throw err;
+  });
+  return g[KEY];
+}
+
+/** Back-off periods of the embedded demo, scaled so a crash loop is visible within seconds. */
+export const DEMO_BACKOFF_SCALE = 0.2;
+
+const log = (line: string) => console.error(`[podscope] ${line}`);
+
+export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
+  const store = openStore({
+    path: config.dataDir,
+    retention: { maxAgeMs: config.retention.maxAgeMs, maxBytes: config.retention.maxBytes },
+  });
+  const stops: (() => Promise<void> | void)[] = [];
+  try {
+    const latest = store.latestSeq();
+    const initialState = latest > 0 ? store.stateAtSeq(latest) : undefined;
+    const providers: HintProvider[] = [];
+    let sim: SimCluster | undefined;
+    const embedded = config.nodes.length === 0 && config.sim.nodes > 0;
+    if (embedded) {
+      sim = await startSimCluster({
+        nodes: config.sim.nodes,
+        clock: { mode: 'real', speed: config.sim.speed },
+        seed: config.sim.seed,
+        eventsMode: 'stream',
+        ...(config.sim.socketDir ? { socketDir: config.sim.socketDir } : {}),
+      });
+      const cluster = sim;
+      stops.push(() => cluster.stop());
+    }
+    const engine = new Engine({
+      store: engineStore(store),
+      timings: config.periods,
+      providers,
+      dial: (endpoint) => criRuntime(endpoint, { timeoutMs: config.periods.criTimeoutMs }),
+      allowEndpoints: config.allowEndpoints,
+      ...(initialState ? { initialState } : {}),
+      ...(sim ? { clock: sim.clock, backoff: () => newBackoff(10_000 * DEMO_BACKOFF_SCALE, 300_000 * DEMO_BACKOFF_SCALE) } : {}),
+      log,
+    });
+    stops.unshift(() => engine.stop());
+
+    if (sim) {
+      for (const node of sim.nodes) engine.addNode(node.name, node.endpoint, true);
+      if (config.sim.demo) {
+        const workload = await startEmbeddedWorkload({
+          nodes: sim.nodes.map((n) => ({ name: n.name, client: new CriClient(n.endpoint) })),
+          clock: sim.clock,
+          backoffScale: DEMO_BACKOFF_SCALE,
+          seed: config.sim.seed,
+          log,
+        });
+        providers.push(...workload.hints);
+        stops.unshift(() => workload.stop());
+      }
+    } else {
+      for (const n of config.nodes) engine.addNode(n.name, n.endpoint, n.lab);
+    }
+    engine.start();
+
+    const retention = setInterval(() => {
+      store.retention().catch((err: unknown) => log(`retention: ${err instanceof Error ? err.message : String(err)}`));
+    }, 60_000);
+    retention.unref();
+    stops.push(() => clearInterval(retention));
+
+    const where = sim ? `${sim.nodes.length} simulated node(s) in ${sim.socketDir}` : `${config.nodes.length} CRI endpoint(s)`;
+    log(`watching ${where}; timeline at ${store.path} (seq ${store.latestSeq()})`);
+
+    let stopping: Promise<void> | undefined;
+    const runtime: PodscopeRuntime = {
+      config,
+      engine,
+      store,
+      ...(sim ? { sim } : {}),
+      stop: () =>
+        (stopping ??= (async () => {
+          for (const stop of stops) await stop();
+          store.close();
+        })()),
+    };
+    installShutdown(runtime);
+    return runtime;
+  } catch (err) {
+    for (const stop of stops) await Promise.resolve(stop()).catch(() => undefined);
+    store.close();
+    throw err;
+  }
+}
+
+/** Stop cleanly on SIGINT/SIGTERM: simulated sockets removed, the store closed. */
+function installShutdown(runtime: PodscopeRuntime): void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    void runtime.stop().finally(() => process.kill(process.pid, signal));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+}
