@@ -467,8 +467,8 @@ export class Engine implements EngineApi {
     }
   }
 
-  /** Time-driven work for nodes whose relists are not arriving (grace periods, back-off ends). */
-  private tick(): void {
+  /** Time-driven work for nodes whose relists are not arriving (grace periods, back-off ends). Public for tests. */
+  tick(): void {
     const now = this.clock.now();
     for (const [name, n] of this.nodesByName) {
       this.evaluateNode(name, now);

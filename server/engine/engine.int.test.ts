@@ -1,0 +1,175 @@
+/**
+ * The engine over real sockets: simulated node (manual clock) ← driver, engine relisting it.
+ * Tests call relist() and tick() directly and move the virtual clock; nothing sleeps on wall time
+ * except for socket round trips.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { V1Pod } from '@kubernetes/client-node';
+import type { ContainerEvent, CriEvent, PodEvent, TimelineEvent } from '@/lib/timeline/events';
+import { reduceAll } from '@/lib/timeline/reducer';
+import { emptyState } from '@/lib/timeline/state';
+import { CriClient } from '@/server/cri/client';
+import { fromSimClock } from '@/server/driver/clock';
+import { Driver } from '@/server/driver/driver';
+import { createClock, startSimNode, type SimClock, type SimNode } from '@/server/sim';
+import { openStore, type TimelineStore } from '@/server/store';
+import { criRuntime } from './cri-runtime';
+import { Engine, type EngineTimings } from './engine';
+import type { NodeWatcher } from './node-watcher';
+import { engineStore } from './store-adapter';
+
+const timings: EngineTimings = {
+  relistMs: 1000,
+  nodeStatusMs: 10_000,
+  fullRelistMs: 60_000,
+  nodeMonitorGraceMs: 50_000,
+  plegThresholdMs: 180_000,
+  tolerationSeconds: 300,
+};
+
+interface Rig {
+  clock: SimClock;
+  sim: SimNode;
+  driver: Driver;
+  client: CriClient;
+  store: TimelineStore;
+  engine: Engine;
+  watcher: NodeWatcher;
+  /** Moves virtual time in steps, letting the driver act and the engine relist after each. */
+  run(ms: number, step?: number): Promise<void>;
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()?.();
+});
+
+async function rig(over: Partial<EngineTimings> = {}): Promise<Rig> {
+  const clock = createClock({ mode: 'manual' });
+  const sim = await startSimNode({ name: 'node-a', clock, eventsMode: 'unimplemented' });
+  const client = new CriClient(sim.endpoint);
+  const driver = new Driver({ client, node: 'node-a', clock: fromSimClock(clock), uidSeed: 'test' });
+  const store = openStore({ path: ':memory:' });
+  const engine = new Engine({
+    store: engineStore(store),
+    timings: { ...timings, ...over },
+    clock,
+    providers: [driver.hints],
+    dial: (e) => criRuntime(e, { timeoutMs: 2000 }),
+    log: () => undefined,
+  });
+  const watcher = engine.addNode('node-a', sim.endpoint, true, false);
+  await watcher.once();
+  cleanups.push(async () => {
+    await engine.stop();
+    await driver.stop();
+    client.close();
+    store.close();
+    await sim.stop();
+  });
+  const run = async (ms: number, step = 500) => {
+    for (let done = 0; done < ms; done += step) {
+      clock.advance(step);
+      await driver.settle();
+      await watcher.relist();
+      engine.tick();
+    }
+  };
+  return { clock, sim, driver, client, store, engine, watcher, run };
+}
+
+const pod = (name: string, command: string[], restartPolicy: 'Always' | 'Never' | 'OnFailure' = 'Always'): V1Pod => ({
+  metadata: { name, namespace: 'test' },
+  spec: { restartPolicy, containers: [{ name: 'app', image: 'podscope.local/busybox:1', command }] },
+});
+
+const recorded = (store: TimelineStore): TimelineEvent[] => store.range({ limit: 50_000 });
+
+describe('engine over a simulated node', () => {
+  it('records a crash loop in order: started → exited → CrashLoopBackOff, with causes and rising restartCount', async () => {
+    const r = await rig();
+    const applied = await r.driver.apply(pod('crashy', ['sh', '-c', 'sleep 2; exit 3']));
+    const uid = applied.metadata?.uid ?? '';
+    await r.run(45_000);
+
+    const events = recorded(r.store);
+    const mine = events.filter((e) => ('podUid' in e ? e.podUid === uid : false));
+    const states = mine
+      .filter((e): e is ContainerEvent => e.kind === 'container' && e.type === 'ContainerStateChanged')
+      .map((e) => `${e.to}:${e.status?.state?.waiting?.reason ?? e.status?.state?.terminated?.reason ?? ''}`);
+    const running = states.indexOf('running:');
+    const terminated = states.indexOf('terminated:Error', running);
+    const backoff = states.indexOf('waiting:CrashLoopBackOff', terminated);
+    expect(running).toBeGreaterThanOrEqual(0);
+    expect(terminated).toBeGreaterThan(running);
+    expect(backoff).toBeGreaterThan(terminated);
+
+    // Every derived container event names a CRI event of the same pod as its cause, recorded before it.
+    const bySeq = new Map(events.map((e) => [e.seq, e]));
+    for (const e of mine.filter((e) => e.kind === 'container' && e.cause !== undefined)) {
+      const cause = bySeq.get(e.cause ?? -1) as CriEvent | undefined;
+      expect(cause?.kind).toBe('cri');
+      expect(cause?.podUid).toBe(uid);
+      expect(cause?.seq).toBeLessThan(e.seq);
+    }
+
+    const counts = mine
+      .filter((e): e is ContainerEvent => e.kind === 'container' && e.status !== undefined)
+      .map((e) => e.status?.restartCount ?? 0);
+    expect(Math.max(...counts)).toBeGreaterThanOrEqual(2);
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+
+    // The pod stays Running throughout (restartPolicy Always), as the kubelet keeps it.
+    const phases = mine.filter((e): e is PodEvent => e.kind === 'pod' && e.type === 'PodPhaseChanged').map((e) => e.phase);
+    expect(phases.at(-1)).toBe('Running');
+    expect(phases).not.toContain('Succeeded');
+    expect(phases).not.toContain('Failed');
+  }, 60_000);
+
+  it('seqs are strictly increasing and replay(events) equals the live state', async () => {
+    const r = await rig();
+    await r.driver.apply(pod('ok', ['sh', '-c', 'sleep 1; exit 0'], 'Never'));
+    await r.driver.apply(pod('forever', ['sleep', 'infinity']));
+    await r.run(8_000);
+    const events = recorded(r.store);
+    events.forEach((e, i) => i > 0 && expect(e.seq).toBeGreaterThan(events[i - 1]?.seq ?? 0));
+    expect(reduceAll(emptyState(), events)).toEqual(r.engine.snapshot());
+    const view = Object.values(r.engine.snapshot().nodes['node-a']?.pods ?? {});
+    expect(view.find((p) => p.name === 'ok')?.status.phase).toBe('Succeeded');
+    expect(view.find((p) => p.name === 'forever')?.status.phase).toBe('Running');
+  }, 60_000);
+
+  it('a runtime that stops answering goes Ready=Unknown after the grace period, pods not ready, and recovers', async () => {
+    const r = await rig({ nodeMonitorGraceMs: 5_000 });
+    await r.driver.apply(pod('web', ['sleep', 'infinity']));
+    await r.run(3_000);
+    const ready = () => r.engine.snapshot().nodes['node-a']?.conditions.find((c) => c.type === 'Ready')?.status;
+    expect(ready()).toBe('True');
+
+    await r.sim.setListener('down');
+    await r.run(3_000);
+    expect(ready()).toBe('True'); // inside the grace period the last report stands
+    await r.run(4_000);
+    expect(ready()).toBe('Unknown');
+    const web = Object.values(r.engine.snapshot().nodes['node-a']?.pods ?? {}).find((p) => p.name === 'web');
+    expect(web?.status.conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
+    expect(web?.evictionDueAt).toBeGreaterThan(r.clock.now());
+    expect(recorded(r.store).some((e) => e.kind === 'cri' && e.type === 'RelistFailed')).toBe(true);
+
+    await r.sim.setListener('grpc');
+    await r.run(3_000);
+    expect(ready()).toBe('True');
+    expect(recorded(r.store).some((e) => e.kind === 'cri' && e.type === 'RelistRecovered')).toBe(true);
+    const again = Object.values(r.engine.snapshot().nodes['node-a']?.pods ?? {}).find((p) => p.name === 'web');
+    expect(again?.evictionDueAt).toBeUndefined();
+  }, 60_000);
+
+  it('skips, and counts, a tick that finds the previous relist still running', async () => {
+    const r = await rig();
+    const first = r.watcher.relist();
+    await r.watcher.relist();
+    await first;
+    expect(r.watcher.skipped).toBe(1);
+    expect(r.engine.metrics()).toMatch(/podscope_relist_skipped_ticks_total\{node="node-a"\} 1/);
+  });
+});
