@@ -13,11 +13,9 @@ export function parseDuration(text: string): number | undefined {
   return Number(m[1] ?? 0) * 60_000 + Number(m[2] ?? 0) * 1000 + Number(m[3] ?? 0);
 }
 
-export const Duration = z
-  .string()
-  .refine((s) => parseDuration(s) !== undefined, {
-    message: 'expected a duration like 500ms, 10s, 2m or 1m30s',
-  });
+export const Duration = z.string().refine((s) => parseDuration(s) !== undefined, {
+  message: 'expected a duration like 500ms, 10s, 2m or 1m30s',
+});
 
 /** A message id in the `learn` catalogue (messages/<locale>/learn.json), dot-separated. */
 export const MessageId = z

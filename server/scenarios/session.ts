@@ -1,0 +1,150 @@
+/**
+ * Everything a headless scenario run needs, wired together: a CRI runtime (an embedded simulated
+ * node, or a lab endpoint such as a private containerd), the driver on it, and the engine
+ * observing it with the driver as its hint provider — the same derivation the console shows.
+ *
+ * Time: on the simulator everything runs on its virtual clock at `speed` (default 10: a minute
+ * of kubelet time in six seconds); the engine's relist and status periods are divided by the
+ * speed so it still relists once per virtual second, while grace periods and tolerations stay in
+ * virtual time. On a lab runtime time is wall time.
+ */
+import { newBackoff } from '@/lib/kubelet/backoff';
+import type { ClusterState } from '@/lib/timeline/state';
+import { CriClient } from '@/server/cri/client';
+import { fromSimClock, systemClock, type DriverClock } from '@/server/driver/clock';
+import { Driver, KUBELET_TIMINGS } from '@/server/driver/driver';
+import { criRuntime } from '@/server/engine/cri-runtime';
+import { Engine } from '@/server/engine/engine';
+import { engineStore } from '@/server/engine/store-adapter';
+import { startSimNode, type SimNode } from '@/server/sim';
+import { openStore } from '@/server/store';
+import type { SimControl } from './runner';
+
+export const DEFAULT_SPEED = 10;
+/** Real-time floor of the engine's relist period on a fast clock (keeps a relist's own cost small). */
+const MIN_RELIST_REAL_MS = 50;
+
+export interface SessionOptions {
+  /** A lab CRI endpoint (e.g. a private containerd); default: an embedded simulated node. */
+  cri?: string;
+  /** Simulator clock speed (virtual ms per real ms). Ignored with `cri`. */
+  speed?: number;
+  /** The driver's back-off scale (and the engine's, so both agree). Default 1. */
+  backoffScale?: number;
+  /** Node name; default `scenario-node` (simulator) or `lab`. */
+  node?: string;
+  /** Deadline of each CRI call, real ms (default 3 s: a hung runtime shows quickly). */
+  criTimeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface ScenarioSession {
+  readonly node: string;
+  readonly endpoint: string;
+  readonly driver: Driver;
+  readonly clock: DriverClock;
+  readonly engine: Engine;
+  /** Present on the simulator only. */
+  readonly sim?: SimNode;
+  readonly simControl?: SimControl;
+  observe(): ClusterState;
+  stop(): Promise<void>;
+}
+
+export async function startSession(options: SessionOptions = {}): Promise<ScenarioSession> {
+  const log = options.log ?? (() => undefined);
+  const scale = options.backoffScale ?? 1;
+  const timeoutMs = options.criTimeoutMs ?? 3_000;
+  const speed = options.cri ? 1 : (options.speed ?? DEFAULT_SPEED);
+  if (!(speed > 0) || !Number.isFinite(speed))
+    throw new RangeError(`speed must be a positive number, got ${speed}`);
+  const node = options.node ?? (options.cri ? 'lab' : 'scenario-node');
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const stop = async () => {
+    for (const c of cleanups.splice(0).reverse()) {
+      try {
+        await c();
+      } catch (err) {
+        log(
+          `scenario session: cleanup failed: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+    }
+  };
+  try {
+    let sim: SimNode | undefined;
+    let endpoint: string;
+    let clock: DriverClock;
+    let now: () => number;
+    if (options.cri) {
+      endpoint = options.cri;
+      clock = systemClock;
+      now = () => Date.now();
+    } else {
+      sim = await startSimNode({
+        name: node,
+        clock: { mode: 'real', speed },
+        seed: `scenario/${node}`,
+      });
+      const s = sim;
+      cleanups.push(() => s.stop());
+      endpoint = sim.endpoint;
+      clock = fromSimClock(sim.clock);
+      now = () => s.clock.now();
+    }
+    const client = new CriClient(endpoint, { timeoutMs });
+    cleanups.push(() => client.close());
+    const driver = new Driver({
+      client,
+      node,
+      clock,
+      backoffScale: scale,
+      lab: options.cri !== undefined,
+      relistMs: KUBELET_TIMINGS.relistMs,
+      log,
+    });
+    cleanups.push(() => driver.stop());
+    await driver.ensureAllowed();
+
+    const store = openStore({ path: ':memory:' });
+    cleanups.push(() => store.close());
+    const engine = new Engine({
+      store: engineStore(store),
+      timings: {
+        relistMs: Math.max(MIN_RELIST_REAL_MS, 1_000 / speed),
+        nodeStatusMs: Math.max(MIN_RELIST_REAL_MS, 10_000 / speed),
+        fullRelistMs: Math.max(MIN_RELIST_REAL_MS, 60_000 / speed),
+        nodeMonitorGraceMs: 50_000,
+        plegThresholdMs: 180_000,
+        tolerationSeconds: 300,
+      },
+      clock: { now },
+      providers: [driver.hints],
+      backoff: () =>
+        newBackoff(
+          KUBELET_TIMINGS.containerBackoffInitialMs * scale,
+          KUBELET_TIMINGS.containerBackoffMaxMs * scale,
+        ),
+      dial: (ep) => criRuntime(ep, { timeoutMs }),
+      log,
+    });
+    cleanups.push(() => engine.stop());
+    engine.addNode(node, endpoint, options.cri !== undefined);
+    engine.start();
+
+    const simNode = sim;
+    return {
+      node,
+      endpoint,
+      driver,
+      clock,
+      engine,
+      ...(simNode ? { sim: simNode, simControl: simNode } : {}),
+      observe: () => engine.snapshot(),
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
