@@ -253,8 +253,11 @@ export async function teardownInstance(
     leftovers: [],
   };
 
+  // Only by pid *and* start time: a bare pid may have been reused since a crashed run. Without
+  // a start time containerd is still found below, by its command line naming the folder.
   const pid = record?.containerdPid;
-  if (pid !== undefined && isAlive(pid, record?.containerdStartTime)) {
+  const started = record?.containerdStartTime;
+  if (pid !== undefined && started !== undefined && isAlive(pid, started)) {
     signal(pid, 'SIGTERM');
     const still = await waitGone([pid], opts.termTimeoutMs ?? 5_000);
     if (still.length > 0) signal(pid, 'SIGKILL');
