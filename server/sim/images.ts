@@ -100,10 +100,12 @@ export function toCriImage(image: SimImage): Image {
     repo_tags: [image.ref.name],
     repo_digests: [image.repoDigest],
     size: image.entry.sizeBytes.toString(),
-    uid: { value: '0' },
+    // The images' config names no user, so containerd reports neither uid nor username, and
+    // containerd 1.6 pins nothing.
+    uid: null,
     username: '',
     spec: { image: image.id, annotations: {} },
-    pinned: image.ref.name === 'podscope.local/busybox:1',
+    pinned: false,
   };
 }
 

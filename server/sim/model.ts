@@ -271,7 +271,8 @@ export class SimRuntime {
       created_at: nsString(c.createdAt),
       labels: c.labels,
       annotations: c.annotations,
-      image_id: c.image.id,
+      // containerd 1.6/1.7 predate image_id (CRI 1.33): left unset, as they leave it.
+      image_id: '',
     };
   }
 
@@ -294,7 +295,7 @@ export class SimRuntime {
       mounts: [],
       log_path: c.logPath,
       resources: c.resources ? { linux: c.resources } : null,
-      image_id: c.image.id,
+      image_id: '',
       stop_signal: c.stopSignal,
     };
   }
