@@ -52,7 +52,7 @@ describe('demo workload', () => {
     const pods = steadyPods(seededRandom(7), 3);
     const nodesOf = (prefix: string) =>
       pods
-        .filter((p) => p.pod.metadata?.name.startsWith(prefix))
+        .filter((p) => (p.pod.metadata?.name ?? '').startsWith(prefix))
         .map((p) => p.node)
         .sort();
     expect(nodesOf('web-')).toEqual([0, 1, 2]);
