@@ -1,0 +1,42 @@
+/**
+ * Every scenario of the library, run headless on an embedded simulated node (real gRPC over a
+ * unix socket, the simulator's clock sped up) through the driver, observed by the engine: each
+ * step must reach its expected outcome.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadLibrary } from './library';
+import { runScenario, type ScenarioResult } from './runner';
+import { startSession, type ScenarioSession } from './session';
+
+const SPEED = 20;
+
+function report(result: ScenarioResult): string {
+  return result.steps
+    .map((s) => `${s.index} ${s.do} ${s.status}${s.error ? ` (${s.error})` : ''}\n${s.checks.map((c) => `   ${c.ok ? '✓' : '✗'} ${c.expected} — saw ${c.observed}`).join('\n')}`)
+    .join('\n');
+}
+
+describe('scenario library on the simulator', () => {
+  let session: ScenarioSession | undefined;
+  afterEach(async () => {
+    await session?.stop();
+    session = undefined;
+  });
+
+  for (const scenario of loadLibrary()) {
+    it(`${scenario.id} reaches every expected outcome`, { timeout: 120_000 }, async () => {
+      const logs: string[] = [];
+      session = await startSession({ speed: SPEED, backoffScale: scenario.driver?.backoffScale ?? 1, log: (l) => logs.push(l) });
+      const result = await runScenario(scenario, {
+        driver: session.driver,
+        clock: session.clock,
+        observe: () => session?.observe() ?? { seq: 0, t: 0, nodes: {} },
+        ...(session.simControl ? { simControl: session.simControl } : {}),
+      });
+      expect(result.ok, `${report(result)}\n--- log ---\n${logs.slice(-20).join('\n')}`).toBe(true);
+      expect(result.cleanup).toEqual([]);
+      // Cleanup removed every pod the scenario made.
+      expect(session.driver.pods()).toEqual([]);
+    });
+  }
+});
