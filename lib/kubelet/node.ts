@@ -2,7 +2,8 @@
  * Node conditions, as the kubelet posts them and as the node lifecycle controller overrides them.
  *
  * Ports (names kept where they map):
- * - pkg/kubelet/nodestatus/setters.go — ReadyCondition, MemoryPressureCondition,
+ * - pkg/kubelet/nodestatus/setters.go @ 8340f5a937ee0d2568a8db2c198899da75d5b8ae (stored text; newer
+ *   versions drop the AppArmor suffix, not ported) — ReadyCondition, MemoryPressureCondition,
  *   DiskPressureCondition, PIDPressureCondition (reasons, messages, heartbeat/transition rules);
  * - pkg/kubelet/runtime.go — runtimeState.runtimeErrors / networkErrors ("container runtime status
  *   check may not have completed yet", "container runtime is down", "<check> is not healthy: …");

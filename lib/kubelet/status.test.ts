@@ -357,3 +357,29 @@ describe('generateAPIPodStatus', () => {
     expect(() => JSON.stringify(r)).not.toThrow();
   });
 });
+
+describe('generateAPIPodStatus with duplicate or reused names', () => {
+  it('duplicate container names in the spec give one status per name, and no exception', () => {
+    const p = pod({
+      containers: [{ name: 'app' }, { name: 'app' }],
+      initContainers: [{ name: 'app' }],
+    });
+    const r = gen({ pod: p, runtime: runtimeOf([record({ name: 'app' })]) });
+    expect(r.status.containerStatuses?.map((s) => s.name)).toEqual(['app']);
+    expect(r.status.initContainerStatuses?.map((s) => s.name)).toEqual(['app']);
+  });
+  it('a reversed clock (finishedAt before startedAt, now before both) still gives a defined status', () => {
+    const weird = record({
+      name: 'app',
+      state: 'exited',
+      exitCode: -9,
+      startedAt: T0 + 50_000,
+      finishedAt: T0 + 10_000,
+      restartCount: -4,
+    });
+    const r = gen({ pod: pod(), runtime: runtimeOf([weird]), now: T0 });
+    expect(r.status.containerStatuses?.[0]?.restartCount).toBe(0);
+    expect(r.status.containerStatuses?.[0]?.state?.terminated?.exitCode).toBe(-9);
+    expect(['Running', 'Pending']).toContain(r.status.phase);
+  });
+});

@@ -12,7 +12,7 @@ import { WHY, type WhyId } from './why';
 type Kind = 'plain' | 'number';
 
 /** The arguments of an ICU message: name → how it is used (plural/number → number). */
-export function icuArguments(message: string): Map<string, Kind> {
+function icuArguments(message: string): Map<string, Kind> {
   const out = new Map<string, Kind>();
   const note = (name: string, kind: Kind) => {
     if (out.get(name) !== 'number') out.set(name, kind);
@@ -90,8 +90,10 @@ const ids = Object.keys(WHY) as WhyId[];
 describe('why catalogues', () => {
   for (const [locale, catalogue] of Object.entries(catalogues)) {
     describe(locale, () => {
-      it('has no ids the code cannot emit', () => {
-        const extra = leafIds(catalogue).filter((id) => !(id in WHY));
+      it('has no ids in lib/kubelet’s namespaces that the code cannot emit', () => {
+        // Other namespaces (drift.*) belong to other modules and are checked there.
+        const mine = new Set(Object.keys(WHY).map((id) => id.split('.')[0]));
+        const extra = leafIds(catalogue).filter((id) => mine.has(id.split('.')[0]) && !(id in WHY));
         expect(extra).toEqual([]);
       });
       for (const id of ids) {
