@@ -524,6 +524,29 @@ describe('faults', () => {
   });
 });
 
+describe('socket-level faults on a node', () => {
+  it('garbage and silent listeners in place of the runtime, then restart() brings it back', async () => {
+    const { cri, sim } = await node();
+    const sid = await cri.runPodSandbox(pod());
+    await sim.setListener('garbage');
+    expect(sim.listener).toBe('garbage');
+    const garbage = await cri.version({ timeoutMs: 1000 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(garbage).toBeInstanceOf(CriError);
+    await sim.setListener('hang');
+    // A fresh channel (the first one is backing off after the garbage and would fail fast).
+    const fresh = new CriClient(sim.endpoint);
+    clients.push(fresh);
+    await expectCode(fresh.version({ timeoutMs: 300 }), 'DEADLINE_EXCEEDED');
+    await sim.restart({ downMs: 50 });
+    expect(sim.listener).toBe('grpc');
+    await cri.waitForReady(5000);
+    expect((await cri.listPodSandbox()).map((s) => s.id)).toEqual([sid]);
+  });
+});
+
 describe('clusters', () => {
   let cluster: Awaited<ReturnType<typeof startSimCluster>>;
   beforeAll(async () => {
