@@ -9,7 +9,7 @@
 import type { V1ContainerStatus } from '@kubernetes/client-node';
 import { explain } from '../kubelet/explanation';
 import type { CompareContext, Finding } from './finding';
-import { describeState, isNewer, seconds, summarize, type StateSummary } from './values';
+import { describeState, isNewer, latest, seconds, summarize, type StateSummary } from './values';
 
 export interface PodRef {
   node: string;
@@ -125,10 +125,12 @@ function compareState(
     };
   }
   const apiNewer = a.at !== undefined && (r.at === undefined || isNewer(a.at, r.at));
+  const since = latest(a.at, r.at);
   return {
     ...base,
     ...values,
     kind: 'containerStateMismatch',
+    ...(since !== undefined ? { since } : {}),
     why: explain(
       apiNewer ? 'drift.containerState.apiNewer' : 'drift.containerState.mismatch',
       params,

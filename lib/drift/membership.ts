@@ -44,7 +44,8 @@ export function orphanFinding(view: PodView, api: V1Pod | undefined, ctx: Compar
     field: 'metadata.uid',
     api: null,
     runtime: view.uid,
-    ...(deletedAt !== undefined ? { since: deletedAt } : {}),
+    // Deleted from the API: since then. Never in the API: since its first sandbox was created.
+    since: deletedAt ?? view.createdAt,
     // Nothing running: a dead sandbox waiting for the kubelet's container GC is normal for a while.
     toleranceMs: running > 0 ? ctx.options.podToleranceMs : ctx.options.orphanGcWindowMs,
     why:

@@ -9,7 +9,7 @@ import type { V1Lease, V1Node } from '@kubernetes/client-node';
 import { explain } from '../kubelet/explanation';
 import type { NodeView } from '../timeline/state';
 import type { CompareContext, Finding } from './finding';
-import { iso, isNewer, seconds, toMs } from './values';
+import { iso, latest, seconds, toMs } from './values';
 
 export const COMPARED_NODE_CONDITIONS = [
   'Ready',
@@ -44,8 +44,7 @@ function compareNodeConditions(api: V1Node, view: NodeView, ctx: CompareContext)
     const a = apiConds.get(type);
     const r = viewConds.get(type);
     if (!a || !r || a.status === r.status) continue;
-    const rAt = toMs(r.lastTransitionTime);
-    const aAt = toMs(a.lastTransitionTime);
+    const since = latest(toMs(a.lastTransitionTime), toMs(r.lastTransitionTime));
     const params = { type, api: a.status, runtime: r.status, node: view.name };
     out.push({
       node: view.name,
@@ -53,7 +52,7 @@ function compareNodeConditions(api: V1Node, view: NodeView, ctx: CompareContext)
       field: `status.conditions[${type}]`,
       api: a.status,
       runtime: r.status,
-      ...(rAt !== undefined && (aAt === undefined || isNewer(rAt, aAt)) ? { since: rAt } : {}),
+      ...(since !== undefined ? { since } : {}),
       toleranceMs: ctx.options.nodeToleranceMs,
       why:
         a.status === 'Unknown' && a.reason === NODE_STATUS_UNKNOWN

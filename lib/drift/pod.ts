@@ -9,7 +9,7 @@ import { explain } from '../kubelet/explanation';
 import type { PodView } from '../timeline/state';
 import { compareContainerLists, type PodRef } from './containers';
 import type { CompareContext, Finding } from './finding';
-import { isNewer, isTerminalPhase, toMs } from './values';
+import { isTerminalPhase, latest, toMs } from './values';
 
 /** Conditions the kubelet writes (pkg/kubelet/status/generate.go + PodScheduled). */
 export const KUBELET_POD_CONDITIONS = [
@@ -82,16 +82,15 @@ function compareConditions(ref: PodRef, api: V1Pod, view: PodView, ctx: CompareC
     const r = viewConds.get(type);
     // A condition only one side has is a version or feature-gate difference, not a disagreement.
     if (!a || !r || a.status === r.status) continue;
-    const rAt = toMs(r.lastTransitionTime);
-    const aAt = toMs(a.lastTransitionTime);
-    const runtimeNewer = rAt !== undefined && (aAt === undefined || isNewer(rAt, aAt));
+    // The two sides have disagreed since the later of their last transitions.
+    const since = latest(toMs(a.lastTransitionTime), toMs(r.lastTransitionTime));
     out.push({
       ...ref,
       kind: 'conditionMismatch',
       field: `status.conditions[${type}]`,
       api: a.status,
       runtime: r.status,
-      ...(runtimeNewer ? { since: rAt } : {}),
+      ...(since !== undefined ? { since } : {}),
       toleranceMs: ctx.options.podToleranceMs,
       why: conditionWhy(type, a, r, api, ctx),
     });

@@ -16,6 +16,13 @@ export function toMs(value: Date | string | number | null | undefined): number |
 export const isNewer = (a: number, b: number): boolean =>
   Math.floor(a / 1000) > Math.floor(b / 1000);
 
+/** The later of two optional times: when a disagreement between two sides' changes began. */
+export function latest(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return Math.max(a, b);
+}
+
 export const seconds = (ms: number): number => Math.max(0, Math.round(ms / 1000));
 
 export const iso = (ms: number): string => {

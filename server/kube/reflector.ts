@@ -76,6 +76,11 @@ export interface ReflectorStatus {
   synced: boolean;
   /** A watch is open right now. */
   connected: boolean;
+  /**
+   * The last list or watch attempt failed and none has succeeded since: the store may be behind.
+   * (A watch that is merely between reconnects after a normal end is not failing.)
+   */
+  failing: boolean;
   resourceVersion: string;
   lastError?: string;
   lastErrorAt?: number;
@@ -121,6 +126,7 @@ export class Reflector<T extends KubeObject> {
   private rv = '';
   private synced = false;
   private connected = false;
+  private failing = false;
   private lastError: string | undefined;
   private lastErrorAt: number | undefined;
   private lists = 0;
@@ -185,6 +191,7 @@ export class Reflector<T extends KubeObject> {
       resource: this.spec.name,
       synced: this.synced,
       connected: this.connected,
+      failing: this.failing,
       resourceVersion: this.rv,
       ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
       ...(this.lastErrorAt !== undefined ? { lastErrorAt: this.lastErrorAt } : {}),
@@ -240,6 +247,7 @@ export class Reflector<T extends KubeObject> {
   }
 
   private fail(message: string): void {
+    this.failing = true;
     this.lastError = message;
     this.lastErrorAt = this.now();
   }
@@ -269,6 +277,7 @@ export class Reflector<T extends KubeObject> {
     this.store = next;
     this.rv = resourceVersion;
     this.backoff.reset();
+    this.failing = false;
     this.lastError = undefined;
     if (!this.synced) {
       this.synced = true;
@@ -335,6 +344,7 @@ export class Reflector<T extends KubeObject> {
       if (finished) return;
       this.closeWatch = () => controller.abort();
       this.connected = true;
+      this.failing = false;
       if (signal.aborted) controller.abort();
     } catch (err) {
       done(err);

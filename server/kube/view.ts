@@ -228,9 +228,10 @@ export class KubeView implements HintProvider {
 
   /** Compares the API server with the derived runtime view; remembers ages between calls. */
   drift(nodes: Readonly<Record<string, NodeView>>, now: number = this.now()): ClusterDrift {
+    // Old Leases only say the kubelet is silent if our own watch of them is current.
     const leases = this.leases.status();
     return this.tracker.detect(this.apiObjects(), nodes, now, {
-      apiConnected: leases.synced && leases.connected,
+      apiConnected: leases.synced && !leases.failing,
     });
   }
 
