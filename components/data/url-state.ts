@@ -1,0 +1,77 @@
+/**
+ * The view lives in the URL so a copied link reopens exactly that view:
+ * `?sel=<data-id>&at=<ISO or epoch ms>&speed=4&node=…&pod=…&kind=…&reason=…&all=1&source=demo`.
+ * A link with `at` opens paused at that moment, not live.
+ */
+import { isEventKind, type LogFilter } from '@/components/log/filter';
+import { DEFAULT_SPEED, nearestSpeed } from './cursor';
+
+export type SourceKind = 'live' | 'demo';
+
+export interface ViewState {
+  sel?: string;
+  /** Cursor time (epoch ms); absent = live. */
+  at?: number;
+  speed: number;
+  filter: LogFilter;
+  source: SourceKind;
+}
+
+/** Accepts epoch milliseconds or any ISO 8601 / RFC 3339 time. */
+export function parseTime(value: string | null | undefined): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d{9,}$/.test(trimmed)) return Number(trimmed);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(trimmed)) return undefined;
+  const t = Date.parse(trimmed);
+  return Number.isNaN(t) ? undefined : t;
+}
+
+const limited = (v: string | null, max = 512): string | undefined =>
+  v && v.length <= max ? v : undefined;
+
+export function parseView(params: URLSearchParams): ViewState {
+  const speed = Number(params.get('speed'));
+  const kind = params.get('kind');
+  const filter: LogFilter = { followSelection: params.get('all') !== '1' };
+  const node = limited(params.get('node'));
+  const pod = limited(params.get('pod'));
+  const reason = limited(params.get('reason'));
+  if (node) filter.node = node;
+  if (pod) filter.pod = pod;
+  if (isEventKind(kind)) filter.kind = kind;
+  if (reason) filter.reason = reason;
+  const view: ViewState = {
+    speed: Number.isFinite(speed) && speed > 0 ? nearestSpeed(speed) : DEFAULT_SPEED,
+    filter,
+    source: params.get('source') === 'demo' ? 'demo' : 'live',
+  };
+  const sel = limited(params.get('sel'));
+  if (sel) view.sel = sel;
+  const at = parseTime(params.get('at'));
+  if (at !== undefined) view.at = at;
+  return view;
+}
+
+/**
+ * Writes the view over `base` (other parameters are kept). Defaults are left out so links stay
+ * short; times are written as ISO 8601 in UTC, readable in a chat message.
+ */
+export function writeView(
+  view: ViewState,
+  base: URLSearchParams = new URLSearchParams(),
+): URLSearchParams {
+  const p = new URLSearchParams(base);
+  const set = (key: string, value: string | undefined) =>
+    value === undefined ? p.delete(key) : p.set(key, value);
+  set('sel', view.sel);
+  set('at', view.at === undefined ? undefined : new Date(view.at).toISOString());
+  set('speed', view.speed === DEFAULT_SPEED ? undefined : String(view.speed));
+  set('node', view.filter.node);
+  set('pod', view.filter.pod);
+  set('kind', view.filter.kind);
+  set('reason', view.filter.reason);
+  set('all', view.filter.followSelection ? undefined : '1');
+  set('source', view.source === 'demo' ? 'demo' : undefined);
+  return p;
+}

@@ -1,0 +1,181 @@
+'use client';
+/**
+ * The cluster diagram: nodes → pods → containers at the cursor, with d3-zoom for pan and zoom
+ * and a level of detail that follows the zoom. React owns the SVG; d3 only does the maths and
+ * listens for gestures. Above CANVAS_THRESHOLD pods a canvas painter takes over the drawing.
+ */
+import { useTranslations } from 'next-intl';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior } from 'd3';
+import { useCluster } from '@/components/data/ClusterProvider';
+import { CanvasScene } from './CanvasScene';
+import { detailAt, fitTransform, layoutCluster, type ClusterLayout } from './layout';
+import { isNavKey, navigate } from './navigate';
+import { recentChanges } from './pulses';
+import { SvgScene } from './SvgScene';
+import { useElementSize } from './use-element-size';
+import { useStableSlots } from './use-stable-slots';
+import './diagram.css';
+
+export const CANVAS_THRESHOLD = 1500;
+
+interface Transform {
+  x: number;
+  y: number;
+  k: number;
+}
+
+export function Diagram() {
+  const t = useTranslations('ui.diagram');
+  const { state, selection, actions, buffer, version, cursor, t: now, speed } = useCluster();
+  const [box, size] = useElementSize<HTMLDivElement>();
+  const svgRef = useRef<SVGSVGElement | null>(null);
+  const canvasRef = useRef<HTMLCanvasElement | null>(null);
+  const zoomRef = useRef<ZoomBehavior<Element, unknown> | null>(null);
+  const [transform, setTransform] = useState<Transform>({ x: 0, y: 0, k: 1 });
+  const userZoomed = useRef(false);
+  const [focusId, setFocusId] = useState<string | undefined>(undefined);
+
+  const slots = useStableSlots(state);
+  const vp = useMemo(
+    () => ({ width: Math.max(size.width, 1), height: Math.max(size.height, 1) }),
+    [size.width, size.height],
+  );
+  const layout: ClusterLayout = useMemo(() => layoutCluster(state, slots, vp), [state, slots, vp]);
+  const mode = layout.podCount > CANVAS_THRESHOLD ? 'canvas' : 'svg';
+  const detail = detailAt(transform.k);
+
+  // Attach d3-zoom to whichever surface is drawing; it only reports transforms.
+  useEffect(() => {
+    const el = mode === 'svg' ? svgRef.current : canvasRef.current;
+    if (!el) return;
+    const behaviour = d3zoom<Element, unknown>()
+      .scaleExtent([0.01, 6])
+      .on('zoom', (event: { transform: Transform; sourceEvent: unknown }) => {
+        if (event.sourceEvent) userZoomed.current = true;
+        setTransform({ x: event.transform.x, y: event.transform.y, k: event.transform.k });
+      });
+    zoomRef.current = behaviour;
+    const sel = select<Element, unknown>(el);
+    sel.call(behaviour).on('dblclick.zoom', null);
+    return () => {
+      sel.on('.zoom', null);
+    };
+  }, [mode]);
+
+  const applyTransform = useCallback(
+    (tr: Transform) => {
+      const el = mode === 'svg' ? svgRef.current : canvasRef.current;
+      const behaviour = zoomRef.current;
+      if (!el || !behaviour) {
+        setTransform(tr);
+        return;
+      }
+      select<Element, unknown>(el).call((sel) =>
+        behaviour.transform(sel, zoomIdentity.translate(tr.x, tr.y).scale(tr.k)),
+      );
+    },
+    [mode],
+  );
+
+  const fit = useCallback(() => {
+    userZoomed.current = false;
+    applyTransform(fitTransform(layout, vp));
+  }, [applyTransform, layout, vp]);
+
+  // Fit on first draw and whenever the cluster's outline or the viewport changes, unless the
+  // user has zoomed themselves.
+  useEffect(() => {
+    if (!userZoomed.current && size.width > 0) applyTransform(fitTransform(layout, vp));
+  }, [applyTransform, layout.width, layout.height, vp, size.width]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const zoomBy = (factor: number) => {
+    const el = mode === 'svg' ? svgRef.current : canvasRef.current;
+    const behaviour = zoomRef.current;
+    if (el && behaviour) {
+      userZoomed.current = true;
+      select<Element, unknown>(el).call((sel) => behaviour.scaleBy(sel, factor));
+    }
+  };
+
+  // Pulses are recomputed four times a second at most, not every frame.
+  const pulseClock = Math.floor(now / 250);
+  const pulses = useMemo(
+    () =>
+      buffer && cursor.mode !== 'paused'
+        ? recentChanges(buffer, now, 1500 * Math.max(1, speed))
+        : new Map<string, number>(),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [buffer, version, cursor.mode, pulseClock, speed],
+  );
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (isNavKey(e.key)) {
+      e.preventDefault();
+      e.stopPropagation();
+      const next = navigate(layout, focusId, e.key);
+      if (next) {
+        setFocusId(next);
+        const el = svgRef.current?.querySelector<SVGElement>(`[data-id="${CSS.escape(next)}"]`);
+        el?.focus();
+      }
+    } else if (e.key === 'Enter' && focusId) {
+      e.preventDefault();
+      actions.select(focusId);
+    }
+  };
+
+  const empty = layout.nodes.length === 0;
+  return (
+    <div className="ps-diagram" ref={box}>
+      {mode === 'svg' ? (
+        <SvgScene
+          ref={svgRef}
+          layout={layout}
+          transform={transform}
+          detail={detail}
+          selected={selection}
+          focusId={focusId ?? layout.nodes[0]?.id}
+          pulses={pulses}
+          onSelect={(id) => actions.select(id)}
+          onFocus={setFocusId}
+          onBackground={() => actions.select(undefined)}
+          onKeyDown={onKeyDown}
+          label={t('label')}
+        />
+      ) : (
+        <CanvasScene
+          ref={canvasRef}
+          layout={layout}
+          transform={transform}
+          detail={detail}
+          selected={selection}
+          size={vp}
+          onSelect={(id) => actions.select(id)}
+        />
+      )}
+      {empty ? <p className="ps-diagram-empty">{t('empty')}</p> : null}
+      <div className="ps-zoom" role="group" aria-label={t('zoom.label')}>
+        <button
+          type="button"
+          onClick={() => zoomBy(1.4)}
+          aria-label={t('zoom.in')}
+          title={t('zoom.in')}
+        >
+          +
+        </button>
+        <button
+          type="button"
+          onClick={() => zoomBy(1 / 1.4)}
+          aria-label={t('zoom.out')}
+          title={t('zoom.out')}
+        >
+          −
+        </button>
+        <button type="button" onClick={fit} aria-label={t('zoom.fit')} title={t('zoom.fit')}>
+          ⤢
+        </button>
+      </div>
+    </div>
+  );
+}

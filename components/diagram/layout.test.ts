@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { reduceAll } from '@/lib/timeline/reducer';
+import type { ClusterState } from '@/lib/timeline/state';
+import { createDemoTimeline } from '@/components/data/fixtures/demo';
+import { generateScaleCluster } from '@/components/data/fixtures/scale';
+import { hitTest } from './hit';
+import {
+  chooseGrid,
+  detailAt,
+  fitTransform,
+  GEOMETRY,
+  layoutCluster,
+  layoutConditionPills,
+  type Box,
+  type ClusterLayout,
+} from './layout';
+import { navigate } from './navigate';
+import { assignSlots, EMPTY_SLOTS } from './slots';
+
+const T0 = Date.UTC(2026, 10, 29, 9, 0, 0);
+const tl = createDemoTimeline({ start: T0, durationMs: 10 * 60_000 });
+const at = (t: number): ClusterState =>
+  reduceAll(
+    tl.initial,
+    tl.events.filter((e) => e.t <= t),
+  );
+const desktop = { width: 1040, height: 600 };
+const phone = { width: 390, height: 430 };
+
+const within = (inner: Box, outer: Box) =>
+  inner.x >= outer.x &&
+  inner.y >= outer.y &&
+  inner.x + inner.w <= outer.x + outer.w + 1e-6 &&
+  inner.y + inner.h <= outer.y + outer.h + 1e-6;
+const overlap = (a: Box, b: Box) =>
+  a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+function layoutAt(t: number, vp = desktop): ClusterLayout {
+  const s = at(t);
+  return layoutCluster(s, assignSlots(EMPTY_SLOTS, s), vp);
+}
+
+describe('cluster layout', () => {
+  const layout = layoutAt(tl.end);
+
+  it('nests containers in pods in nodes without overlaps', () => {
+    expect(layout.nodes.map((n) => n.id)).toEqual(['demo-node-1', 'demo-node-2', 'demo-node-3']);
+    for (const [i, node] of layout.nodes.entries()) {
+      for (const other of layout.nodes.slice(i + 1)) expect(overlap(node, other)).toBe(false);
+      for (const [j, pod] of node.pods.entries()) {
+        expect(within(pod, node)).toBe(true);
+        expect(pod.y).toBeGreaterThanOrEqual(node.y + GEOMETRY.nodeHeader);
+        for (const other of node.pods.slice(j + 1)) expect(overlap(pod, other)).toBe(false);
+        for (const pill of pod.pills) expect(within(pill, pod)).toBe(true);
+      }
+    }
+    expect(layout.podCount).toBe(
+      Object.values(at(tl.end).nodes).reduce((n, x) => n + Object.keys(x.pods).length, 0),
+    );
+  });
+
+  it('carries the contract states: a crash-looping container, a Running pod, Ready nodes', () => {
+    const api = layout.nodes.flatMap((n) => n.pods).find((p) => p.pod.name.startsWith('api-'));
+    expect(api?.state).toBe('running');
+    expect(api?.attention).toBe(true);
+    expect(api?.pills[0]).toMatchObject({
+      id: `${api?.id}/api`,
+      state: 'waiting',
+      reason: 'CrashLoopBackOff',
+      tone: 'failed',
+    });
+    expect(layout.nodes.map((n) => n.state)).toEqual(['ready', 'ready', 'ready']);
+    const pills = layout.nodes[0]?.conditions ?? [];
+    expect(pills[0]).toMatchObject({ type: 'Ready', status: 'True', tone: 'ok' });
+    const shown = pills.flatMap((c) => c.folded ?? [c.type]);
+    expect(shown).toEqual([
+      'Ready',
+      'MemoryPressure',
+      'DiskPressure',
+      'PIDPressure',
+      'NetworkUnavailable',
+    ]);
+    for (const c of pills) expect(within(c, layout.nodes[0] as Box)).toBe(true);
+  });
+
+  it('puts Ready and unhealthy conditions first and folds only healthy ones', () => {
+    const conds = [
+      { type: 'Ready', status: 'Unknown' },
+      { type: 'MemoryPressure', status: 'False' },
+      { type: 'DiskPressure', status: 'True' },
+      { type: 'PIDPressure', status: 'False' },
+      { type: 'NetworkUnavailable', status: 'False' },
+    ];
+    const narrow = layoutConditionPills(conds, 0, 0, 200);
+    expect(narrow.map((c) => c.type)).toEqual(['Ready', 'DiskPressure', '+3']);
+    expect(narrow[0]?.tone).toBe('unknown');
+    expect(narrow[1]?.tone).toBe('failed');
+    expect(narrow[2]?.folded).toEqual(['MemoryPressure', 'PIDPressure', 'NetworkUnavailable']);
+    expect(layoutConditionPills(conds, 0, 0, 2000)).toHaveLength(5);
+  });
+
+  it('draws init containers before a divider and sidecars after it', () => {
+    const web = layout.nodes.flatMap((n) => n.pods).find((p) => p.pod.name.startsWith('web-'));
+    expect(web?.pills.map((p) => `${p.name}${p.sidecar ? '*' : ''}`)).toEqual([
+      'config-init',
+      'log-shipper*',
+      'nginx',
+    ]);
+    const [init, sidecar] = web?.pills ?? [];
+    expect(web?.dividerX).toBeGreaterThan((init?.x ?? 0) + (init?.w ?? 0));
+    expect(web?.dividerX).toBeLessThan(sidecar?.x ?? 0);
+    expect(init?.state).toBe('terminated');
+    expect(init?.tone).toBe('done');
+  });
+
+  it('keeps other pods where they were when one goes', () => {
+    const removed = tl.events.find((e) => e.kind === 'pod' && e.type === 'PodRemoved');
+    if (!removed) throw new Error('fixture has no removal');
+    const before = at(removed.t - 1);
+    const after = at(removed.t);
+    const s1 = assignSlots(EMPTY_SLOTS, before);
+    const s2 = assignSlots(s1, after);
+    const l1 = layoutCluster(before, s1, desktop);
+    const l2 = layoutCluster(after, s2, desktop);
+    const boxes = (l: ClusterLayout) =>
+      new Map(l.nodes.flatMap((n) => n.pods).map((p) => [p.id, [p.x, p.y]]));
+    const b1 = boxes(l1);
+    for (const [id, xy] of boxes(l2)) expect(xy).toEqual(b1.get(id));
+  });
+
+  it('fits the demo cluster at full detail on a desktop and on a phone', () => {
+    for (const [l, vp] of [
+      [layout, desktop],
+      [layoutAt(tl.end, phone), phone],
+    ] as const) {
+      const fit = fitTransform(l, vp);
+      expect(l.width * fit.k).toBeLessThanOrEqual(vp.width);
+      expect(l.height * fit.k).toBeLessThanOrEqual(vp.height);
+      expect(detailAt(fit.k)).toBe('full');
+    }
+    // The phone gets fewer pod columns than the desktop.
+    expect(layoutAt(tl.end, phone).podCols).toBeLessThan(layout.podCols);
+  });
+
+  it('chooses a grid that fits: scale is what the viewport allows', () => {
+    const g = chooseGrid([4, 4, 4], { width: 1000, height: 1000 });
+    expect(g.scale).toBeGreaterThan(0.5);
+  });
+
+  it('finds the entity under a point, deepest first', () => {
+    const pod = layout.nodes[0]?.pods[0];
+    const pill = pod?.pills[0];
+    if (!pod || !pill) throw new Error('no pod');
+    expect(hitTest(layout, pill.x + 2, pill.y + 2)).toEqual({ layer: 'container', id: pill.id });
+    expect(hitTest(layout, pill.x + 2, pill.y + 2, 'pods')).toEqual({ layer: 'pod', id: pod.id });
+    expect(hitTest(layout, pod.x + pod.w - 2, pod.y + 2)).toEqual({ layer: 'pod', id: pod.id });
+    expect(hitTest(layout, 3, 3)).toEqual({ layer: 'node', id: 'demo-node-1' });
+    expect(hitTest(layout, -10, -10)).toBeUndefined();
+  });
+
+  it('moves keyboard focus across siblings and between layers', () => {
+    const node = layout.nodes[0];
+    const pod = node?.pods[0];
+    expect(navigate(layout, undefined, 'ArrowRight')).toBe('demo-node-1');
+    expect(navigate(layout, 'demo-node-1', 'ArrowRight')).toBe('demo-node-2');
+    expect(navigate(layout, 'demo-node-1', 'ArrowLeft')).toBe('demo-node-1');
+    expect(navigate(layout, 'demo-node-1', 'ArrowDown')).toBe(pod?.id);
+    expect(navigate(layout, pod?.id, 'ArrowDown')).toBe(pod?.pills[0]?.id);
+    expect(navigate(layout, pod?.pills[0]?.id, 'ArrowUp')).toBe(pod?.id);
+    expect(navigate(layout, pod?.id, 'ArrowUp')).toBe('demo-node-1');
+    expect(navigate(layout, 'demo-node-1', 'End')).toBe('demo-node-3');
+  });
+
+  it('lays out 10,000 pods and shows them as node summaries at first', () => {
+    const big = generateScaleCluster({ start: T0, churn: 200 });
+    const s = reduceAll(big.initial, big.events);
+    const l = layoutCluster(s, assignSlots(EMPTY_SLOTS, s), desktop);
+    expect(l.podCount).toBe(10_000);
+    expect(l.nodes).toHaveLength(100);
+    expect(detailAt(fitTransform(l, desktop).k)).toBe('summary');
+    const total = l.nodes.reduce(
+      (n, x) =>
+        n + x.counts.ok + x.counts.pending + x.counts.done + x.counts.failed + x.counts.unknown,
+      0,
+    );
+    expect(total).toBe(10_000);
+  });
+});

@@ -1,0 +1,384 @@
+/**
+ * The cluster diagram's geometry, computed once per state and viewport, drawn by whichever
+ * layer owns the DOM (SVG below the canvas threshold, canvas above it). Pure: no DOM, no React.
+ *
+ * A node is a card (header with its condition pills, then a grid of pod slots); a pod is a tile
+ * (name row, then a row of container pills: init containers, a divider, sidecars, app
+ * containers). Every node card has the same width; the numbers of node columns and pod columns
+ * are chosen together so the whole cluster fits the viewport as large as possible.
+ */
+import type { V1ContainerStatus } from '@kubernetes/client-node';
+import type { ClusterState, NodeView, PodView } from '@/lib/timeline/state';
+import {
+  conditionTone,
+  containerDataId,
+  containerReason,
+  containerState,
+  containerTone,
+  nodeState,
+  nodeTone,
+  podContainers,
+  podNeedsAttention,
+  podState,
+  podTone,
+} from '@/components/data/entity';
+import type { Tone } from '@/components/visual/palette';
+import type { SlotBook } from './slots';
+
+export const GEOMETRY = {
+  podW: 172,
+  podH: 58,
+  podGap: 8,
+  nodePad: 10,
+  nodeHeader: 56,
+  nodeGap: 18,
+  pillH: 18,
+  pillGap: 3,
+  pillMinW: 20,
+  pillMaxW: 96,
+  dividerW: 9,
+  /** Average advance of a 10 px UI font, for truncating labels without measuring text. */
+  charW: 5.9,
+} as const;
+
+/** Node condition types in the order their pills are drawn. */
+export const NODE_CONDITIONS = [
+  'Ready',
+  'MemoryPressure',
+  'DiskPressure',
+  'PIDPressure',
+  'NetworkUnavailable',
+] as const;
+
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface PillLayout extends Box {
+  id: string;
+  name: string;
+  list: 'init' | 'regular';
+  sidecar: boolean;
+  status: V1ContainerStatus | undefined;
+  state: 'waiting' | 'running' | 'terminated';
+  reason: string | undefined;
+  tone: Tone;
+  /** What fits inside the pill after the icon ('' = icon only). */
+  label: string;
+}
+
+export interface PodLayout extends Box {
+  id: string;
+  pod: PodView;
+  state: string;
+  tone: Tone;
+  attention: boolean;
+  label: string;
+  pills: PillLayout[];
+  /** x of the line between plain init containers and the rest, if both exist. */
+  dividerX?: number;
+  /** Containers that did not fit. */
+  hidden: number;
+}
+
+export interface ConditionPill extends Box {
+  type: string;
+  status: string;
+  tone: Tone;
+  /** For the "+n" pill: the conditions folded into it. */
+  folded?: string[];
+}
+
+const COND_PILL = { h: 16, gap: 4, pad: 20, charW: 5.4 } as const;
+
+/**
+ * Condition pills for a node card header, left to right within `maxW`: Ready first, then any
+ * condition that is not in its good state, then the healthy rest. Healthy ones that do not fit
+ * fold into one "+n" pill; unhealthy ones are never folded away.
+ */
+export function layoutConditionPills(
+  conditions: readonly { type: string; status: string }[],
+  x: number,
+  y: number,
+  maxW: number,
+): ConditionPill[] {
+  const all = NODE_CONDITIONS.map((type) => {
+    const status = conditions.find((c) => c.type === type)?.status ?? 'Unknown';
+    return { type, status, tone: conditionTone({ type, status }) };
+  });
+  const ordered = [
+    ...all.filter((c) => c.type === 'Ready'),
+    ...all.filter((c) => c.type !== 'Ready' && c.tone !== 'ok'),
+    ...all.filter((c) => c.type !== 'Ready' && c.tone === 'ok'),
+  ];
+  const width = (text: string) => Math.round(text.length * COND_PILL.charW + COND_PILL.pad);
+  const foldW = width('+9');
+  const out: ConditionPill[] = [];
+  let cx = x;
+  for (const [i, c] of ordered.entries()) {
+    const w = width(c.type);
+    const rest = ordered.slice(i + 1);
+    const room = x + maxW - cx - (rest.length > 0 ? foldW + COND_PILL.gap : 0);
+    if (w > room && c.tone === 'ok' && c.type !== 'Ready') {
+      const folded = ordered.slice(i).map((r) => r.type);
+      out.push({
+        type: `+${folded.length}`,
+        status: '',
+        tone: 'ok',
+        folded,
+        x: cx,
+        y,
+        w: foldW,
+        h: COND_PILL.h,
+      });
+      break;
+    }
+    out.push({ ...c, x: cx, y, w, h: COND_PILL.h });
+    cx += w + COND_PILL.gap;
+  }
+  return out;
+}
+
+export interface NodeLayout extends Box {
+  id: string;
+  node: NodeView;
+  state: 'ready' | 'notready' | 'unknown';
+  tone: Tone;
+  conditions: ConditionPill[];
+  pods: PodLayout[];
+  /** Pods by tone, for the summary drawn when zoomed out. */
+  counts: Record<Tone, number>;
+}
+
+export interface ClusterLayout {
+  width: number;
+  height: number;
+  nodes: NodeLayout[];
+  podCols: number;
+  nodeCols: number;
+  podCount: number;
+}
+
+export interface Viewport {
+  width: number;
+  height: number;
+}
+
+const truncate = (text: string, width: number): string => {
+  const fit = Math.floor(width / GEOMETRY.charW);
+  if (fit <= 1) return '';
+  return text.length <= fit ? text : `${text.slice(0, Math.max(1, fit - 1))}…`;
+};
+
+function nodeSize(podCols: number, slots: number): { w: number; h: number } {
+  const g = GEOMETRY;
+  const rows = Math.max(1, Math.ceil(slots / podCols));
+  return {
+    w: podCols * g.podW + (podCols - 1) * g.podGap + 2 * g.nodePad,
+    h: g.nodeHeader + rows * g.podH + (rows - 1) * g.podGap + g.nodePad,
+  };
+}
+
+/** Chooses pod columns per node and node columns so the cluster fits the viewport largest. */
+export function chooseGrid(
+  slotCounts: readonly number[],
+  vp: Viewport,
+): { podCols: number; nodeCols: number; scale: number } {
+  const n = Math.max(1, slotCounts.length);
+  const maxSlots = Math.max(1, ...slotCounts);
+  let best = { podCols: 1, nodeCols: 1, scale: 0 };
+  for (let podCols = 1; podCols <= Math.min(12, maxSlots); podCols++) {
+    for (let nodeCols = 1; nodeCols <= n; nodeCols++) {
+      const rows = Math.ceil(n / nodeCols);
+      const w = nodeSize(podCols, maxSlots).w;
+      let height = 0;
+      for (let r = 0; r < rows; r++) {
+        const inRow = slotCounts.slice(r * nodeCols, (r + 1) * nodeCols);
+        height += Math.max(...inRow.map((s) => nodeSize(podCols, s).h));
+      }
+      height += (rows - 1) * GEOMETRY.nodeGap;
+      const width = nodeCols * w + (nodeCols - 1) * GEOMETRY.nodeGap;
+      const scale = Math.min(vp.width / width, vp.height / height);
+      // Prefer the larger scale; on a near tie, the squarer pod grid.
+      if (scale > best.scale * 1.01) best = { podCols, nodeCols, scale };
+    }
+  }
+  return best;
+}
+
+export function layoutPills(
+  pod: PodView,
+  box: Box,
+): Pick<PodLayout, 'pills' | 'dividerX' | 'hidden'> {
+  const g = GEOMETRY;
+  const entries = podContainers(pod);
+  // Plain init containers first, then sidecars (init containers that keep running), then the rest.
+  const plainInit = entries.filter((c) => c.list === 'init' && !c.sidecar);
+  const rest = [
+    ...entries.filter((c) => c.sidecar),
+    ...entries.filter((c) => c.list === 'regular'),
+  ];
+  const ordered = [...plainInit, ...rest];
+  const pad = 6;
+  const avail = box.w - 2 * pad;
+  const hasDivider = plainInit.length > 0 && rest.length > 0;
+  const fixed = (hasDivider ? g.dividerW : 0) + Math.max(0, ordered.length - 1) * g.pillGap;
+  let count = ordered.length;
+  let w = count > 0 ? (avail - fixed) / count : 0;
+  let hidden = 0;
+  if (w < g.pillMinW) {
+    // Keep room for a "+n" pill and show as many as fit at the minimum width.
+    count = Math.max(
+      1,
+      Math.floor((avail - (hasDivider ? g.dividerW : 0) + g.pillGap) / (g.pillMinW + g.pillGap)) -
+        1,
+    );
+    hidden = ordered.length - count;
+    w = g.pillMinW;
+  }
+  w = Math.min(w, g.pillMaxW);
+  const y = box.y + box.h - pad - g.pillH;
+  let x = box.x + pad;
+  const pills: PillLayout[] = [];
+  let dividerX: number | undefined;
+  ordered.slice(0, count).forEach((c, i) => {
+    if (hasDivider && i === plainInit.length) {
+      dividerX = x + (g.dividerW - g.pillGap) / 2;
+      x += g.dividerW;
+    }
+    const restarts = c.status?.restartCount ?? 0;
+    const text = restarts > 0 ? `${c.name} ↻${restarts}` : c.name;
+    pills.push({
+      id: containerDataId(pod.uid, c.name),
+      name: c.name,
+      list: c.list,
+      sidecar: c.sidecar,
+      status: c.status,
+      state: containerState(c.status),
+      reason: containerReason(c.status),
+      tone: containerTone(c.status),
+      label: truncate(text, w - 18),
+      x,
+      y,
+      w,
+      h: g.pillH,
+    });
+    x += w + g.pillGap;
+  });
+  return { pills, hidden, ...(dividerX !== undefined ? { dividerX } : {}) };
+}
+
+function layoutPod(pod: PodView, box: Box): PodLayout {
+  return {
+    ...box,
+    id: pod.uid,
+    pod,
+    state: podState(pod),
+    tone: podTone(pod),
+    attention: podNeedsAttention(pod),
+    label: truncate(pod.name, box.w - 34),
+    ...layoutPills(pod, box),
+  };
+}
+
+const emptyCounts = (): Record<Tone, number> => ({
+  ok: 0,
+  pending: 0,
+  done: 0,
+  failed: 0,
+  unknown: 0,
+});
+
+export function layoutCluster(state: ClusterState, slots: SlotBook, vp: Viewport): ClusterLayout {
+  const g = GEOMETRY;
+  const names = Object.keys(state.nodes).sort((a, b) => a.localeCompare(b));
+  const slotCount = (name: string) => {
+    const used = [...(slots.get(name)?.values() ?? [])];
+    return used.length === 0 ? 1 : Math.max(...used) + 1;
+  };
+  const counts = names.map(slotCount);
+  const { podCols, nodeCols } = chooseGrid(counts, vp);
+  const nodeW = nodeSize(podCols, Math.max(1, ...counts)).w;
+  const nodes: NodeLayout[] = [];
+  let y = 0;
+  let podCount = 0;
+  for (let row = 0; row * nodeCols < names.length; row++) {
+    const rowNames = names.slice(row * nodeCols, (row + 1) * nodeCols);
+    const rowH = Math.max(...rowNames.map((n) => nodeSize(podCols, slotCount(n)).h));
+    rowNames.forEach((name, col) => {
+      const node = state.nodes[name];
+      if (!node) return;
+      const x = col * (nodeW + g.nodeGap);
+      const tally = emptyCounts();
+      const pods: PodLayout[] = [];
+      for (const pod of Object.values(node.pods)) {
+        const slot = slots.get(name)?.get(pod.uid);
+        if (slot === undefined) continue;
+        const px = x + g.nodePad + (slot % podCols) * (g.podW + g.podGap);
+        const py = y + g.nodeHeader + Math.floor(slot / podCols) * (g.podH + g.podGap);
+        const p = layoutPod(pod, { x: px, y: py, w: g.podW, h: g.podH });
+        tally[p.tone]++;
+        pods.push(p);
+      }
+      pods.sort((a, b) => a.y - b.y || a.x - b.x);
+      podCount += pods.length;
+      nodes.push({
+        id: name,
+        node,
+        state: nodeState(node),
+        tone: nodeTone(node),
+        conditions: layoutConditionPills(
+          node.conditions,
+          x + g.nodePad,
+          y + 31,
+          nodeW - 2 * g.nodePad,
+        ),
+        pods,
+        counts: tally,
+        x,
+        y,
+        w: nodeW,
+        h: rowH,
+      });
+    });
+    y += rowH + g.nodeGap;
+  }
+  const width = Math.min(names.length, nodeCols) * (nodeW + g.nodeGap) - g.nodeGap;
+  return {
+    width: Math.max(width, 0),
+    height: Math.max(y - g.nodeGap, 0),
+    nodes,
+    podCols,
+    nodeCols,
+    podCount,
+  };
+}
+
+/** Level of detail from the on-screen size of a pod tile. */
+export type Detail = 'summary' | 'pods' | 'full';
+
+export function detailAt(scale: number): Detail {
+  const podOnScreen = GEOMETRY.podW * scale;
+  if (podOnScreen < 44) return 'summary';
+  if (podOnScreen < 110) return 'pods';
+  return 'full';
+}
+
+/** The transform that fits the layout in the viewport: centred across, from the top down. */
+export function fitTransform(
+  layout: Pick<ClusterLayout, 'width' | 'height'>,
+  vp: Viewport,
+  margin = 16,
+): { x: number; y: number; k: number } {
+  if (layout.width <= 0 || layout.height <= 0) return { x: margin, y: margin, k: 1 };
+  // Never blow a small cluster up beyond 1.25×: big tiles read as a different kind of thing.
+  const k = Math.min(
+    (vp.width - 2 * margin) / layout.width,
+    (vp.height - 2 * margin) / layout.height,
+    1.25,
+  );
+  return { k, x: (vp.width - layout.width * k) / 2, y: margin };
+}

@@ -1,0 +1,177 @@
+/**
+ * The canvas painter for large clusters: the same layout and palette as the SVG scene, drawn
+ * with culling (only what is on screen) and the same level of detail. No DOM, no React; the
+ * context is passed in, so it runs against any 2D context.
+ */
+import { TONE_COLOR, TONE_ICON, TONES, type Tone } from '@/components/visual/palette';
+import type { ClusterLayout, Detail, NodeLayout, PodLayout } from './layout';
+
+export interface PaintOptions {
+  width: number;
+  height: number;
+  transform: { x: number; y: number; k: number };
+  detail: Detail;
+  selected: string | undefined;
+  dpr: number;
+  /** Resolved CSS colours (the canvas cannot read custom properties). */
+  colors: {
+    card: string;
+    cardBorder: string;
+    tile: string;
+    text: string;
+    muted: string;
+    selection: string;
+  };
+}
+
+type Ctx = Pick<
+  CanvasRenderingContext2D,
+  | 'setTransform'
+  | 'clearRect'
+  | 'fillRect'
+  | 'strokeRect'
+  | 'beginPath'
+  | 'roundRect'
+  | 'fill'
+  | 'stroke'
+  | 'fillText'
+  | 'save'
+  | 'restore'
+  | 'translate'
+  | 'scale'
+> & {
+  fillStyle: string | CanvasGradient | CanvasPattern;
+  strokeStyle: string | CanvasGradient | CanvasPattern;
+  lineWidth: number;
+  font: string;
+  textAlign: CanvasTextAlign;
+  textBaseline: CanvasTextBaseline;
+};
+
+function glyph(ctx: Ctx, tone: Tone, x: number, y: number, size: number): void {
+  const icon = TONE_ICON[tone];
+  ctx.save();
+  ctx.translate(x, y);
+  ctx.scale(size / 12, size / 12);
+  const path = new Path2D(icon.d);
+  ctx.lineWidth = 1.7;
+  ctx.strokeStyle = TONE_COLOR[tone];
+  ctx.fillStyle = TONE_COLOR[tone];
+  (ctx as unknown as CanvasRenderingContext2D).stroke(path);
+  if (icon.filled) (ctx as unknown as CanvasRenderingContext2D).fill(path);
+  ctx.restore();
+}
+
+const visible = (b: { x: number; y: number; w: number; h: number }, o: PaintOptions) => {
+  const { x, y, k } = o.transform;
+  return (
+    b.x * k + x < o.width &&
+    (b.x + b.w) * k + x > 0 &&
+    b.y * k + y < o.height &&
+    (b.y + b.h) * k + y > 0
+  );
+};
+
+function paintPod(ctx: Ctx, pod: PodLayout, o: PaintOptions): void {
+  ctx.beginPath();
+  ctx.roundRect(pod.x, pod.y, pod.w, pod.h, 7);
+  ctx.fillStyle = o.colors.tile;
+  ctx.fill();
+  ctx.lineWidth = pod.id === o.selected ? 3 : 1.5;
+  ctx.strokeStyle = pod.id === o.selected ? o.colors.selection : TONE_COLOR[pod.tone];
+  ctx.stroke();
+  ctx.fillStyle = TONE_COLOR[pod.tone];
+  ctx.fillRect(pod.x, pod.y + 6, 3.5, pod.h - 12);
+  if (o.detail !== 'full') return;
+  glyph(ctx, pod.tone, pod.x + 9, pod.y + 8, 12);
+  ctx.fillStyle = o.colors.text;
+  ctx.font = '600 11px system-ui, sans-serif';
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'alphabetic';
+  ctx.fillText(pod.label, pod.x + 26, pod.y + 18);
+  for (const pill of pod.pills) {
+    ctx.beginPath();
+    ctx.roundRect(pill.x, pill.y, pill.w, pill.h, 4);
+    ctx.strokeStyle = pill.id === o.selected ? o.colors.selection : TONE_COLOR[pill.tone];
+    ctx.lineWidth = pill.id === o.selected ? 2.5 : 1;
+    ctx.stroke();
+    glyph(ctx, pill.tone, pill.x + 4, pill.y + 3, 12);
+    if (pill.label) {
+      ctx.fillStyle = o.colors.text;
+      ctx.font = '10px system-ui, sans-serif';
+      ctx.fillText(pill.label, pill.x + 19, pill.y + 12.6);
+    }
+  }
+}
+
+function paintSummary(ctx: Ctx, node: NodeLayout, o: PaintOptions): void {
+  const s = Math.min(1 / Math.max(o.transform.k, 1e-3), node.w / 190);
+  const total = TONES.reduce((n, t) => n + node.counts[t], 0);
+  const top = node.y + 10 + 44 * s;
+  const barH = Math.min(14 * s, node.h / 6);
+  let x = node.x + 10;
+  for (const tone of TONES) {
+    const w = total > 0 ? (node.counts[tone] / total) * (node.w - 20) : 0;
+    ctx.fillStyle = TONE_COLOR[tone];
+    ctx.fillRect(x, top, w, barH);
+    x += w;
+  }
+  ctx.save();
+  ctx.translate(node.x + 10, node.y + 10);
+  ctx.scale(s, s);
+  glyph(ctx, node.tone, 0, 2, 14);
+  ctx.fillStyle = o.colors.text;
+  ctx.font = '600 13px system-ui, sans-serif';
+  ctx.textAlign = 'left';
+  ctx.fillText(node.id, 20, 14);
+  ctx.restore();
+  ctx.save();
+  ctx.translate(node.x + 10, top + barH + 6 * s);
+  ctx.scale(s, s);
+  ctx.font = '11px system-ui, sans-serif';
+  TONES.filter((t) => node.counts[t] > 0).forEach((tone, i) => {
+    glyph(ctx, tone, i * 58, 2, 12);
+    ctx.fillStyle = o.colors.text;
+    ctx.fillText(String(node.counts[tone]), i * 58 + 16, 12);
+  });
+  ctx.restore();
+}
+
+export function paintCluster(
+  ctx: Ctx,
+  layout: ClusterLayout,
+  o: PaintOptions,
+): { drawnPods: number } {
+  ctx.setTransform(o.dpr, 0, 0, o.dpr, 0, 0);
+  ctx.clearRect(0, 0, o.width, o.height);
+  ctx.translate(o.transform.x, o.transform.y);
+  ctx.scale(o.transform.k, o.transform.k);
+  let drawnPods = 0;
+  for (const node of layout.nodes) {
+    if (!visible(node, o)) continue;
+    ctx.beginPath();
+    ctx.roundRect(node.x, node.y, node.w, node.h, 12);
+    ctx.fillStyle = o.colors.card;
+    ctx.fill();
+    ctx.lineWidth = node.id === o.selected ? 4 / o.transform.k : 1;
+    ctx.strokeStyle = node.id === o.selected ? o.colors.selection : o.colors.cardBorder;
+    ctx.stroke();
+    ctx.fillStyle = TONE_COLOR[node.tone];
+    ctx.fillRect(node.x, node.y, node.w, 4);
+    if (o.detail === 'summary') {
+      paintSummary(ctx, node, o);
+      continue;
+    }
+    glyph(ctx, node.tone, node.x + 10, node.y + 11, 13);
+    ctx.fillStyle = o.colors.text;
+    ctx.font = '600 13px system-ui, sans-serif';
+    ctx.textAlign = 'left';
+    ctx.fillText(node.id, node.x + 29, node.y + 22);
+    for (const pod of node.pods) {
+      if (!visible(pod, o)) continue;
+      paintPod(ctx, pod, o);
+      drawnPods++;
+    }
+  }
+  return { drawnPods };
+}

@@ -1,0 +1,119 @@
+'use client';
+import { useTranslations } from 'next-intl';
+import { StateGlyph } from '@/components/visual/StateIcon';
+import { TONE_COLOR } from '@/components/visual/palette';
+import type { PodLayout } from '../layout';
+import { ContainerPill } from './ContainerPill';
+import { itemProps, type SceneContext } from './scene';
+
+export function PodTile({ pod, ctx }: { pod: PodLayout; ctx: SceneContext }) {
+  const t = useTranslations('ui.diagram');
+  const p = pod.pod;
+  const ready = p.status.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+  const label = t('podLabel', {
+    namespace: p.namespace,
+    name: p.name,
+    phase: p.status.phase ?? 'Unknown',
+    ready: ready ? 'true' : 'false',
+  });
+  const color = TONE_COLOR[pod.tone];
+  const selected = ctx.selected === pod.id;
+  const badges: { key: string; text: string; title: string; className: string }[] = [];
+  if (pod.attention)
+    badges.push({
+      key: 'attention',
+      text: '!',
+      title: t('badge.attention'),
+      className: 'ps-badge-attention',
+    });
+  if (p.drift && p.drift.length > 0)
+    badges.push({ key: 'drift', text: '≠', title: t('badge.drift'), className: 'ps-badge-drift' });
+  if (p.evictionDueAt !== undefined)
+    badges.push({
+      key: 'evict',
+      text: '⏏',
+      title: t('badge.eviction'),
+      className: 'ps-badge-evict',
+    });
+  if (p.deletionTimestamp !== undefined)
+    badges.push({
+      key: 'deleting',
+      text: '⌫',
+      title: t('badge.deleting'),
+      className: 'ps-badge-deleting',
+    });
+  return (
+    <g
+      className={`ps-pod ps-tone-${pod.tone}${selected ? ' is-selected' : ''}${p.deletionTimestamp !== undefined ? ' is-deleting' : ''}${ctx.related.has(pod.id) ? ' is-related' : ''}`}
+      data-layer="pod"
+      data-id={pod.id}
+      data-state={pod.state}
+      {...(p.status.reason ? { 'data-reason': p.status.reason } : {})}
+      {...itemProps(ctx, pod.id, 2, label)}
+    >
+      <title>{label}</title>
+      <rect
+        className="ps-pod-bg"
+        x={pod.x}
+        y={pod.y}
+        width={pod.w}
+        height={pod.h}
+        rx={7}
+        stroke={color}
+      />
+      {ctx.pulses.has(pod.id) ? (
+        <rect
+          key={ctx.pulses.get(pod.id)}
+          className="ps-pulse"
+          x={pod.x}
+          y={pod.y}
+          width={pod.w}
+          height={pod.h}
+          rx={7}
+          stroke={color}
+        />
+      ) : null}
+      <rect
+        className="ps-pod-accent"
+        x={pod.x}
+        y={pod.y + 6}
+        width={3.5}
+        height={pod.h - 12}
+        rx={1.5}
+        fill={color}
+      />
+      <StateGlyph tone={pod.tone} x={pod.x + 9} y={pod.y + 8} size={12} />
+      <text className="ps-pod-label" x={pod.x + 26} y={pod.y + 18}>
+        {pod.label}
+      </text>
+      {badges.map((b, i) => (
+        <g key={b.key} className={`ps-badge ${b.className}`}>
+          <title>{b.title}</title>
+          <circle cx={pod.x + pod.w - 10 - i * 17} cy={pod.y + 13} r={7} />
+          <text x={pod.x + pod.w - 10 - i * 17} y={pod.y + 16.5} textAnchor="middle">
+            {b.text}
+          </text>
+        </g>
+      ))}
+      {pod.dividerX !== undefined ? (
+        <line
+          className="ps-init-divider"
+          x1={pod.dividerX}
+          x2={pod.dividerX}
+          y1={pod.y + pod.h - 27}
+          y2={pod.y + pod.h - 3}
+        />
+      ) : null}
+      <g role="group">
+        {pod.pills.map((pill) => (
+          <ContainerPill key={pill.id} pill={pill} ctx={ctx} />
+        ))}
+      </g>
+      {pod.hidden > 0 ? (
+        <text className="ps-more" x={pod.x + pod.w - 8} y={pod.y + pod.h - 10} textAnchor="end">
+          {t('more', { count: pod.hidden })}
+        </text>
+      ) : null}
+    </g>
+  );
+}

@@ -1,0 +1,103 @@
+'use client';
+import { useTranslations } from 'next-intl';
+import { EVENT_KINDS, isEventKind, type LogFilter } from './filter';
+
+export function LogFilters({
+  filter,
+  onChange,
+  nodes,
+  pods,
+  reasons,
+  hasSelection,
+  count,
+}: {
+  filter: LogFilter;
+  onChange: (f: LogFilter) => void;
+  nodes: readonly string[];
+  pods: readonly [string, string][];
+  reasons: readonly string[];
+  hasSelection: boolean;
+  count: number;
+}) {
+  const t = useTranslations('ui.log');
+  const set = <K extends keyof LogFilter>(key: K, value: LogFilter[K] | '') => {
+    const next = { ...filter };
+    if (value === '' || value === undefined) delete next[key];
+    else next[key] = value;
+    onChange(next);
+  };
+  const active = Boolean(filter.node || filter.pod || filter.kind || filter.reason);
+  return (
+    <div className="ps-log-filters" role="group" aria-label={t('filters')}>
+      <select
+        aria-label={t('filterNode')}
+        value={filter.node ?? ''}
+        onChange={(e) => set('node', e.target.value)}
+      >
+        <option value="">{t('allNodes')}</option>
+        {nodes.map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
+      </select>
+      <select
+        aria-label={t('filterPod')}
+        value={filter.pod ?? ''}
+        onChange={(e) => set('pod', e.target.value)}
+      >
+        <option value="">{t('allPods')}</option>
+        {pods.map(([uid, name]) => (
+          <option key={uid} value={uid}>
+            {name}
+          </option>
+        ))}
+      </select>
+      <select
+        aria-label={t('filterKind')}
+        value={filter.kind ?? ''}
+        onChange={(e) => set('kind', isEventKind(e.target.value) ? e.target.value : '')}
+      >
+        <option value="">{t('allKinds')}</option>
+        {EVENT_KINDS.map((k) => (
+          <option key={k} value={k}>
+            {t(`kind.${k}`)}
+          </option>
+        ))}
+      </select>
+      <select
+        aria-label={t('filterReason')}
+        value={filter.reason ?? ''}
+        onChange={(e) => set('reason', e.target.value)}
+      >
+        <option value="">{t('allReasons')}</option>
+        {reasons.map((r) => (
+          <option key={r} value={r}>
+            {r}
+          </option>
+        ))}
+      </select>
+      <label className={`ps-check${hasSelection ? '' : ' is-disabled'}`}>
+        <input
+          type="checkbox"
+          checked={filter.followSelection}
+          disabled={!hasSelection}
+          onChange={(e) => onChange({ ...filter, followSelection: e.target.checked })}
+        />
+        {t('followSelection')}
+      </label>
+      {active ? (
+        <button
+          type="button"
+          className="ps-link"
+          onClick={() => onChange({ followSelection: filter.followSelection })}
+        >
+          {t('clear')}
+        </button>
+      ) : null}
+      <span className="ps-muted ps-log-count" aria-live="polite">
+        {t('count', { count })}
+      </span>
+    </div>
+  );
+}

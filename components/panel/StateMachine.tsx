@@ -1,0 +1,154 @@
+'use client';
+/**
+ * One state machine, drawn from data: states as pills, edges as curves, the current state
+ * highlighted. When the entity moves forward along an edge (live or playing), a dot travels that
+ * edge once and the edge is labelled with the CRI event that drove it; with reduced motion the
+ * edge only lights up briefly.
+ */
+import { useTranslations } from 'next-intl';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { StateGlyph } from '@/components/visual/StateIcon';
+import { TONE_COLOR } from '@/components/visual/palette';
+import { layoutMachine } from './machine-layout';
+import type { Machine } from './machines';
+import type { Transition } from './transitions';
+
+const W = 320;
+const H = 172;
+
+function usePrefersReducedMotion(): boolean {
+  const [reduced, setReduced] = useState(false);
+  useEffect(() => {
+    if (typeof window === 'undefined' || !window.matchMedia) return;
+    const mq = window.matchMedia('(prefers-reduced-motion: reduce)');
+    const update = () => setReduced(mq.matches);
+    update();
+    mq.addEventListener('change', update);
+    return () => mq.removeEventListener('change', update);
+  }, []);
+  return reduced;
+}
+
+function TravellingDot({ path, color }: { path: string; color: string }) {
+  const ref = useRef<SVGAnimateMotionElement | null>(null);
+  // Inserted after the document timeline started, SMIL needs an explicit begin.
+  useEffect(() => {
+    ref.current?.beginElement();
+  }, []);
+  return (
+    <circle className="ps-machine-dot" r={5} fill={color}>
+      <animateMotion ref={ref} dur="0.9s" begin="indefinite" fill="freeze" path={path} />
+    </circle>
+  );
+}
+
+export function StateMachine({
+  machine,
+  current,
+  transition,
+  title,
+}: {
+  machine: Machine;
+  current: string | undefined;
+  transition: Transition | undefined;
+  title: string;
+}) {
+  const t = useTranslations('ui.panel');
+  const layout = useMemo(() => layoutMachine(machine, W, H), [machine]);
+  const reduced = usePrefersReducedMotion();
+  // Animate only forward moves onto a new transition, never when scrubbing back.
+  const [animated, setAnimated] = useState<number | undefined>(undefined);
+  const lastSeen = useRef<number | undefined>(transition?.seq);
+  useEffect(() => {
+    const seq = transition?.seq;
+    if (seq !== undefined && lastSeen.current !== undefined && seq > lastSeen.current)
+      setAnimated(seq);
+    lastSeen.current = seq;
+  }, [transition?.seq]);
+  const activeKey = transition ? `${transition.from}->${transition.to}` : undefined;
+  const stateTone = (id: string) => machine.states.find((s) => s.id === id)?.tone ?? 'unknown';
+  return (
+    <figure className="ps-machine" data-machine={machine.id} data-current={current}>
+      <figcaption>{title}</figcaption>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-label={t('machineLabel', { machine: title, state: current ?? '—' })}
+      >
+        <defs>
+          <marker
+            id={`ps-arrow-${machine.id}`}
+            viewBox="0 0 10 10"
+            refX="9"
+            refY="5"
+            markerWidth="7"
+            markerHeight="7"
+            orient="auto-start-reverse"
+          >
+            <path d="M0 0 L10 5 L0 10 z" className="ps-machine-arrow" />
+          </marker>
+        </defs>
+        {layout.edges.map((e) => {
+          const active = e.key === activeKey;
+          return (
+            <g
+              key={e.key}
+              className={`ps-machine-edge${active ? ' is-last' : ''}${active && animated === transition?.seq ? ' is-animating' : ''}`}
+              data-edge={e.key}
+            >
+              <path d={e.d} markerEnd={`url(#ps-arrow-${machine.id})`} />
+            </g>
+          );
+        })}
+        {layout.states.map((s) => {
+          const tone = stateTone(s.id);
+          const isCurrent = s.id === current;
+          return (
+            <g
+              key={s.id}
+              className={`ps-machine-state${isCurrent ? ' is-current' : ''}`}
+              data-state={s.id}
+            >
+              <rect
+                x={s.cx - s.w / 2}
+                y={s.cy - s.h / 2}
+                width={s.w}
+                height={s.h}
+                rx={s.h / 2}
+                stroke={TONE_COLOR[tone]}
+                fill={isCurrent ? TONE_COLOR[tone] : undefined}
+              />
+              <StateGlyph
+                tone={tone}
+                x={s.cx - s.w / 2 + 9}
+                y={s.cy - 6}
+                size={12}
+                color={isCurrent ? '#fff' : undefined}
+              />
+              <text x={s.cx + 7} y={s.cy + 4.5} textAnchor="middle">
+                {s.id}
+              </text>
+            </g>
+          );
+        })}
+        {transition && activeKey
+          ? (() => {
+              const e = layout.edges.find((x) => x.key === activeKey);
+              if (!e) return null;
+              const color = TONE_COLOR[stateTone(transition.to)];
+              return (
+                <g className="ps-machine-label">
+                  {animated === transition.seq && !reduced ? (
+                    <TravellingDot key={transition.seq} path={e.d} color={color} />
+                  ) : null}
+                  <text x={e.mx} y={e.my - 6} textAnchor="middle" data-cause={transition.label}>
+                    {transition.label}
+                  </text>
+                </g>
+              );
+            })()
+          : null}
+      </svg>
+    </figure>
+  );
+}

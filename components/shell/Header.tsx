@@ -1,0 +1,41 @@
+'use client';
+import { useTranslations } from 'next-intl';
+import { useCluster } from '@/components/data/ClusterProvider';
+import { LanguageSwitcher } from './LanguageSwitcher';
+
+export function Header() {
+  const t = useTranslations('ui');
+  const { status, statusDetail, sourceKind, live, state } = useCluster();
+  const nodes = Object.keys(state.nodes).length;
+  const pods = Object.values(state.nodes).reduce((n, x) => n + Object.keys(x.pods).length, 0);
+  const statusText = live ? t(`status.${status}`) : t('status.recorded');
+  return (
+    <header className="ps-header">
+      <div className="ps-brand">
+        <svg className="ps-logo" viewBox="0 0 24 24" aria-hidden="true">
+          <rect x="2" y="3" width="20" height="18" rx="4" />
+          <rect x="5.5" y="9" width="6" height="8" rx="2" />
+          <rect x="13" y="9" width="5.5" height="3.5" rx="1.5" />
+        </svg>
+        <h1>{t('app.title')}</h1>
+        <p className="ps-tagline">{t('app.tagline')}</p>
+      </div>
+      <div className="ps-header-right">
+        {sourceKind === 'demo' ? (
+          <span className="ps-tag ps-tag-demo">{t('status.demo')}</span>
+        ) : null}
+        <span
+          className={`ps-status-badge is-${live ? status : 'recorded'}`}
+          role="status"
+          data-status={status}
+          title={statusDetail}
+        >
+          <span className="ps-status-dot" aria-hidden="true" />
+          {statusText}
+        </span>
+        <span className="ps-counts">{t('header.counts', { nodes, pods })}</span>
+        <LanguageSwitcher />
+      </div>
+    </header>
+  );
+}

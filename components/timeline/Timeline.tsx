@@ -1,0 +1,198 @@
+'use client';
+/**
+ * The timeline along the bottom, like a video editor's: transport controls, a relative time
+ * axis, lanes per node and pod with a marker for every transition, and the scrubber. The whole
+ * track is the ARIA slider: click or drag anywhere to move the cursor.
+ */
+import { useLocale, useTranslations } from 'next-intl';
+import { useMemo, useRef, type KeyboardEvent, type PointerEvent } from 'react';
+import { useCluster } from '@/components/data/ClusterProvider';
+import { useElementSize } from '@/components/diagram/use-element-size';
+import { podNameIndex } from '@/components/log/describe';
+import { useAbsoluteTime } from '@/components/visual/RelativeTime';
+import { TONE_COLOR } from '@/components/visual/palette';
+import { formatDuration } from '@/components/visual/duration';
+import { Controls } from './Controls';
+import { buildLanes } from './lanes';
+import { formatOffset, relativeTicks, timeScale } from './scales';
+import './timeline.css';
+
+const LABEL_W = 168;
+const LANE_H = 14;
+const AXIS_H = 22;
+
+export function Timeline() {
+  const t = useTranslations('ui.timeline');
+  const locale = useLocale();
+  const absolute = useAbsoluteTime();
+  const {
+    buffer,
+    version,
+    state,
+    edge,
+    t: now,
+    reference,
+    actions,
+    selection,
+    cursor,
+    ready,
+  } = useCluster();
+  const [box, size] = useElementSize<HTMLDivElement>();
+  const dragging = useRef(false);
+
+  const width = Math.max(size.width, LABEL_W + 50);
+  const scale = useMemo(
+    () => timeScale(edge.from, edge.to, LABEL_W, width - 10),
+    [edge.from, edge.to, width],
+  );
+  const ticks = useMemo(() => relativeTicks(scale, reference, 84), [scale, reference]);
+  const selectedPod = selection?.split('/')[0];
+  const lanes = useMemo(() => {
+    if (!buffer) return [];
+    const pods = Object.values(state.nodes).flatMap((n) => Object.values(n.pods));
+    const names = podNameIndex(buffer.events, pods);
+    return buildLanes(buffer.events, edge, names, Object.keys(state.nodes), {
+      maxLanes: 60,
+      ...(selectedPod ? { selectedPod } : {}),
+      currentPods: new Map(pods.map((p) => [p.uid, p.node])),
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [buffer, version, edge.from, edge.to, state, selectedPod]);
+
+  const height = lanes.length * LANE_H + 4;
+  const x = scale(now);
+
+  const seekAt = (clientX: number, el: HTMLElement) => {
+    const r = el.getBoundingClientRect();
+    actions.seek(scale.invert(clientX - r.left));
+  };
+  const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+    if (e.button !== 0 || e.clientX - e.currentTarget.getBoundingClientRect().left < LABEL_W)
+      return;
+    dragging.current = true;
+    e.currentTarget.setPointerCapture(e.pointerId);
+    seekAt(e.clientX, e.currentTarget);
+  };
+  const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
+    if (dragging.current) seekAt(e.clientX, e.currentTarget);
+  };
+  const onPointerUp = (e: PointerEvent<HTMLDivElement>) => {
+    dragging.current = false;
+    if (e.currentTarget.hasPointerCapture(e.pointerId))
+      e.currentTarget.releasePointerCapture(e.pointerId);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const jump = (ms: number) => actions.seek(now + ms);
+    let handled = true;
+    if (e.key === 'ArrowLeft') {
+      if (e.shiftKey) jump(-10_000);
+      else actions.step(-1);
+    } else if (e.key === 'ArrowRight') {
+      if (e.shiftKey) jump(10_000);
+      else actions.step(1);
+    } else if (e.key === 'PageUp') jump(-60_000);
+    else if (e.key === 'PageDown') jump(60_000);
+    else if (e.key === 'Home') actions.seek(edge.from);
+    else if (e.key === 'End') actions.goLive();
+    else handled = false;
+    if (handled) {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  };
+
+  const behind = Math.max(0, reference - now);
+  const valuetext =
+    cursor.mode === 'live'
+      ? t('valueLive', { time: absolute(now) })
+      : t('valueAt', { time: absolute(now), ago: formatDuration(behind, locale) });
+
+  return (
+    <section className="ps-timeline" aria-label={t('label')}>
+      <div className="ps-timeline-top">
+        <Controls />
+        <p className="ps-cursor-readout" aria-live="off">
+          {/* Nothing time-dependent before data: the server's clock is not the browser's. */}
+          <span className="ps-cursor-time">{ready ? absolute(now) : '—'}</span>{' '}
+          <span className="ps-muted">
+            {cursor.mode === 'live'
+              ? t('now')
+              : t('behind', { duration: formatDuration(behind, locale) })}
+          </span>
+        </p>
+      </div>
+      <div
+        className="ps-track"
+        ref={box}
+        role="slider"
+        tabIndex={0}
+        aria-label={t('scrubber')}
+        aria-valuemin={Math.round(edge.from)}
+        aria-valuemax={Math.round(edge.to)}
+        aria-valuenow={Math.round(now)}
+        aria-valuetext={valuetext}
+        data-testid="scrubber"
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerCancel={onPointerUp}
+        onKeyDown={onKeyDown}
+      >
+        <svg width={width} height={AXIS_H} className="ps-axis-svg">
+          <g className="ps-axis">
+            {ticks.map((tick) => (
+              <g key={tick.seconds} transform={`translate(${tick.x} 0)`}>
+                <line y1={AXIS_H - 5} y2={AXIS_H} />
+                <text y={AXIS_H - 8} textAnchor={tick.seconds === 0 ? 'end' : 'middle'}>
+                  {tick.seconds === 0 ? t('now') : formatOffset(tick.seconds, locale)}
+                </text>
+              </g>
+            ))}
+          </g>
+          <g className="ps-cursor" transform={`translate(${x} 0)`}>
+            <line y1={0} y2={AXIS_H} />
+            <path d="M-6 0 H6 L0 8 Z" />
+          </g>
+        </svg>
+        <svg width={width} height={height} className="ps-lanes-svg">
+          <g className="ps-grid">
+            {ticks.map((tick) => (
+              <line key={tick.seconds} x1={tick.x} x2={tick.x} y1={0} y2={height} />
+            ))}
+          </g>
+          {lanes.map((lane, i) => {
+            const y = i * LANE_H;
+            return (
+              <g
+                key={lane.id}
+                className={`ps-lane ps-lane-${lane.layer}${lane.id === selection || lane.id === selectedPod ? ' is-selected' : ''}`}
+                data-lane={lane.id}
+              >
+                <rect className="ps-lane-bg" x={0} y={y} width={width} height={LANE_H} />
+                <text className="ps-lane-label" x={lane.layer === 'node' ? 6 : 16} y={y + 10.5}>
+                  {lane.label.length > 26 ? `${lane.label.slice(0, 25)}…` : lane.label}
+                </text>
+                {lane.markers.map((m) => (
+                  <rect
+                    key={m.seq}
+                    className="ps-marker"
+                    x={scale(m.t) - 1.5}
+                    y={y + 2.5}
+                    width={3}
+                    height={LANE_H - 5}
+                    rx={1}
+                    fill={TONE_COLOR[m.tone]}
+                    data-tone={m.tone}
+                  />
+                ))}
+              </g>
+            );
+          })}
+          <g className="ps-cursor" transform={`translate(${x} 0)`}>
+            <line y1={0} y2={height} />
+          </g>
+        </svg>
+      </div>
+    </section>
+  );
+}
