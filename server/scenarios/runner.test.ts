@@ -54,7 +54,7 @@ function scenario(id: string): Scenario {
 describe('runScenario on an in-memory runtime', () => {
   it('runs crashloop to every expected outcome', async () => {
     const { result } = await run(scenario('crashloop'), {
-      api: { exitAfterMs: 3_000, exitCode: 1 },
+      api: { exitAfterMs: 5_000, exitCode: 1 },
     });
     expect(result.steps.map((s) => [s.index, s.status])).toEqual(
       result.steps.map((s) => [s.index, 'passed']),
@@ -72,11 +72,11 @@ describe('runScenario on an in-memory runtime', () => {
 
   it('runs job-succeeds and job-fails', async () => {
     expect(
-      (await run(scenario('job-succeeds'), { report: { exitAfterMs: 5_000, exitCode: 0 } })).result
+      (await run(scenario('job-succeeds'), { report: { exitAfterMs: 10_000, exitCode: 0 } })).result
         .ok,
     ).toBe(true);
     expect(
-      (await run(scenario('job-fails'), { import: { exitAfterMs: 3_000, exitCode: 2 } })).result.ok,
+      (await run(scenario('job-fails'), { import: { exitAfterMs: 8_000, exitCode: 2 } })).result.ok,
     ).toBe(true);
   });
 
@@ -103,8 +103,8 @@ describe('runScenario on an in-memory runtime', () => {
 
   it('runs sidecar: the sidecar is stopped once the main container is done', async () => {
     const { result } = await run(scenario('sidecar'), {
-      'fetch-input': { exitAfterMs: 3_000, exitCode: 0 },
-      report: { exitAfterMs: 10_000, exitCode: 0 },
+      'fetch-input': { exitAfterMs: 5_000, exitCode: 0 },
+      report: { exitAfterMs: 15_000, exitCode: 0 },
       'log-shipper': { onTerm: 0 },
     });
     expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);

@@ -12,7 +12,10 @@ const SPEED = 20;
 
 function report(result: ScenarioResult): string {
   return result.steps
-    .map((s) => `${s.index} ${s.do} ${s.status}${s.error ? ` (${s.error})` : ''}\n${s.checks.map((c) => `   ${c.ok ? '✓' : '✗'} ${c.expected} — saw ${c.observed}`).join('\n')}`)
+    .map(
+      (s) =>
+        `${s.index} ${s.do} ${s.status}${s.error ? ` (${s.error})` : ''}\n${s.checks.map((c) => `   ${c.ok ? '✓' : '✗'} ${c.expected} — saw ${c.observed}`).join('\n')}`,
+    )
     .join('\n');
 }
 
@@ -26,7 +29,11 @@ describe('scenario library on the simulator', () => {
   for (const scenario of loadLibrary()) {
     it(`${scenario.id} reaches every expected outcome`, { timeout: 120_000 }, async () => {
       const logs: string[] = [];
-      session = await startSession({ speed: SPEED, backoffScale: scenario.driver?.backoffScale ?? 1, log: (l) => logs.push(l) });
+      session = await startSession({
+        speed: SPEED,
+        backoffScale: scenario.driver?.backoffScale ?? 1,
+        log: (l) => logs.push(l),
+      });
       const result = await runScenario(scenario, {
         driver: session.driver,
         clock: session.clock,

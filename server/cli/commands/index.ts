@@ -1,8 +1,9 @@
 import type { Command } from '../command';
+import { scenarioCommand } from './scenario';
 import { simCommand } from './sim';
 import { serveCommand } from './serve';
 import { snapshotCommand } from './snapshot';
 import { watchCommand } from './watch';
 
 /** Every subcommand, in the order `podscope help` lists them. Add new commands here. */
-export const commands: readonly Command[] = [snapshotCommand, watchCommand, serveCommand, simCommand];
+export const commands: readonly Command[] = [snapshotCommand, watchCommand, serveCommand, simCommand, scenarioCommand];
