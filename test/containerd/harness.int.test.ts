@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CriClient } from '@/server/cri';
+import { exited, kubeletContainer, kubeletSandbox, Timeline, watch } from '../contract/scenario';
 import { skipContainerd } from './availability';
 import { readRecord, sweepStaleInstances } from './cleanup';
 import { captureFootprint, waitForNoLeftovers } from './footprint';
@@ -123,6 +125,42 @@ describe.skipIf(skip)('stop()', () => {
     ).toBeGreaterThanOrEqual(2);
     await ctrd.stop();
     expect(await waitForNoLeftovers(fp)).toEqual([]);
+  });
+});
+
+describe.skipIf(skip)('restart()', () => {
+  it('restarts containerd under a running container, which survives and whose exit is reported', async () => {
+    const ctrd = await start();
+    const cri = new CriClient(ctrd.endpoint, { timeoutMs: 10_000 });
+    try {
+      const pod = kubeletSandbox('restart', ctrd.paths.logs);
+      const podId = await cri.runPodSandbox(pod);
+      const spec = kubeletContainer(pod, 'main', ['sh', '-c', 'sleep 2; exit 7']);
+      const id = await cri.createContainer(podId, spec, pod);
+      await cri.startContainer(id);
+      const before = ctrd.pid;
+      const fp = captureFootprint(ctrd.dir);
+
+      await ctrd.restart({ downMs: 100 });
+      expect(ctrd.pid).not.toBe(before);
+      expect(isAlive(before)).toBe(false);
+      expect((await cri.containerStatus(id)).state).toBe('running');
+
+      const timeline = { status: new Timeline(), list: new Timeline() };
+      const done = await watch(cri, id, exited, timeline);
+      expect({ exitCode: done.exitCode, reason: done.reason }).toEqual({
+        exitCode: 7,
+        reason: 'Error',
+      });
+
+      const after = captureFootprint(ctrd.dir);
+      await ctrd.stop();
+      // Both generations: the first containerd's namespace (its shims) and the second's.
+      expect(await waitForNoLeftovers(fp)).toEqual([]);
+      expect(await waitForNoLeftovers(after)).toEqual([]);
+    } finally {
+      cri.close();
+    }
   });
 });
 

@@ -3,24 +3,15 @@
  * own mount namespace whose /run is a folder of the instance (containerd 1.6 puts shim sockets
  * under /run/containerd/s), with the busybox image imported. `stop()` leaves nothing behind.
  */
-import { execFile, spawn } from 'node:child_process';
-import {
-  closeSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  readlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { connect } from 'node:net';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { CriClient } from '@/server/cri';
 import {
   INSTANCE_PREFIX,
-  readRecord,
   sweepStaleInstances,
   teardownInstance,
   writeRecord,
@@ -33,10 +24,10 @@ import {
   renderConfig,
   type InstancePaths,
 } from './config';
-import { CriClient } from '@/server/cri';
 import { buildBusyboxImage, type BusyboxImage } from './image';
 import { ensureContainerdInstalled, type ContainerdBinaries } from './install';
-import { readMntNs, readStat } from './procfs';
+import { launchContainerd, terminate } from './launch';
+import { readStat } from './procfs';
 
 const execFileP = promisify(execFile);
 
@@ -67,8 +58,8 @@ export interface ContainerdInstance {
   /** `unix:///…/containerd.sock`, for the CRI client. */
   endpoint: string;
   socketPath: string;
-  /** containerd's pid (the spawned process execs into containerd, keeping its pid). */
-  pid: number;
+  /** containerd's pid (the spawned process execs into containerd, keeping its pid); a restart changes it. */
+  readonly pid: number;
   /** The instance's private folder; removed by stop(). */
   dir: string;
   paths: InstancePaths;
@@ -79,6 +70,12 @@ export interface ContainerdInstance {
   ctr(args: readonly string[]): Promise<string>;
   /** The tail of containerd's own log, for error messages. */
   logTail(lines?: number): string;
+  /**
+   * Restarts containerd (SIGTERM, SIGKILL after `timeoutMs`) with the same folder and config,
+   * as a node's containerd restarts: shims and containers live on, and the CRI serves them again
+   * once this resolves. `downMs` keeps it down that long in between.
+   */
+  restart(opts?: { downMs?: number; timeoutMs?: number }): Promise<void>;
   /** Tears everything down; safe to call twice. Rejects if anything could not be removed. */
   stop(): Promise<TeardownReport>;
 }
@@ -91,29 +88,25 @@ function tail(path: string, lines: number): string {
   }
 }
 
-/** True once something accepts connections on the unix socket. */
-function answers(socketPath: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect(socketPath);
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
-}
-
+/**
+ * Until the CRI serves the image. Right after a (re)start the CRI plugin may still be loading
+ * its state and answer UNKNOWN "server is not initialized yet"; that is retried too.
+ */
 async function waitForCriImage(endpoint: string, name: string, digestRef: string): Promise<void> {
   const cri = new CriClient(endpoint, { timeoutMs: 5_000 });
   try {
-    const deadline = performance.now() + 10_000;
+    const deadline = performance.now() + 15_000;
+    let last = '';
     for (;;) {
-      const found = await cri.imageStatus(name);
-      if (found?.repoDigests.includes(digestRef)) return;
+      try {
+        const found = await cri.imageStatus(name);
+        if (found?.repoDigests.includes(digestRef)) return;
+        last = `ImageStatus answered ${JSON.stringify(found)}`;
+      } catch (err) {
+        last = (err as Error).message;
+      }
       if (performance.now() > deadline) {
-        throw new Error(
-          `the CRI did not report ${name} (${digestRef}) in time: ${JSON.stringify(found)}`,
-        );
+        throw new Error(`the CRI did not serve ${name} (${digestRef}) in time; last: ${last}`);
       }
       await sleep(5);
     }
@@ -152,82 +145,13 @@ export async function startContainerd(opts: StartOptions = {}): Promise<Containe
     return fail(`preparing the instance folder: ${(err as Error).message}`);
   }
 
-  // Private mount namespace, /run bound to our folder, then exec: the pid we spawn becomes
-  // containerd's. `detached` gives it its own session (setsid), so a ^C to the test run does not
-  // reach it and a crashed run leaves it for the next sweep to find by its recorded pid.
-  const tSpawn = performance.now();
-  const logFd = openSync(paths.log, 'a');
-  const script = 'mount --bind "$1" /run && exec "$2" --config "$3"';
-  const child = spawn(
-    binaries.unshare,
-    [
-      '--mount',
-      '--propagation',
-      'private',
-      '--',
-      'sh',
-      '-c',
-      script,
-      'sh',
-      paths.run,
-      binaries.containerd,
-      paths.config,
-    ],
-    {
-      detached: true,
-      stdio: ['ignore', logFd, logFd],
-      env: {
-        ...process.env,
-        PATH: `${dirname(binaries.shim)}:${dirname(binaries.runc)}:/usr/sbin:/usr/bin:/sbin:/bin`,
-        TMPDIR: paths.tmp,
-        XDG_RUNTIME_DIR: undefined,
-      },
-    },
-  );
-  closeSync(logFd);
-  child.unref();
-  const pid = child.pid;
-  if (pid === undefined) {
-    return fail(`could not spawn ${binaries.unshare}`);
+  let pid: number;
+  let readyMs: number;
+  try {
+    ({ pid, readyMs } = await launchContainerd(paths, binaries, opts.readyTimeoutMs ?? 15_000));
+  } catch (err) {
+    return fail((err as Error).message);
   }
-  let exited: string | undefined;
-  child.once('exit', (code, sig) => {
-    exited = `exited with ${code ?? sig}`;
-  });
-  child.once('error', (err) => {
-    exited = `failed to spawn: ${err.message}`;
-  });
-  const startTime = readStat(pid)?.startTime;
-  writeRecord(dir, {
-    ...readRecord(dir),
-    ownerPid: process.pid,
-    containerdPid: pid,
-    containerdStartTime: startTime,
-  });
-
-  const deadline = performance.now() + (opts.readyTimeoutMs ?? 15_000);
-  for (;;) {
-    if (exited !== undefined) return fail(`containerd ${exited} before it was ready`);
-    if (await answers(paths.socket)) break;
-    if (performance.now() > deadline) return fail('the socket did not answer in time');
-    await sleep(5);
-  }
-  const readyMs = performance.now() - tSpawn;
-
-  // Safety: the namespace recorded here is what teardown kills by; it must not be the host's.
-  const mntNs = readMntNs(pid);
-  const exe = (() => {
-    try {
-      return readlinkSync(`/proc/${pid}/exe`);
-    } catch {
-      return '';
-    }
-  })();
-  if (mntNs === undefined || mntNs === readMntNs(process.pid)) {
-    return fail(`containerd is not in a private mount namespace (${mntNs ?? 'unknown'})`);
-  }
-  if (!exe.endsWith('/containerd')) return fail(`pid ${pid} is ${exe}, not containerd`);
-  writeRecord(dir, { ...readRecord(dir), ownerPid: process.pid, mntNs });
 
   const ctr = async (args: readonly string[]): Promise<string> => {
     try {
@@ -279,10 +203,26 @@ export async function startContainerd(opts: StartOptions = {}): Promise<Containe
     return stopping;
   };
 
+  const restart = async (r: { downMs?: number; timeoutMs?: number } = {}): Promise<void> => {
+    if (stopping) throw new Error(`containerd (${dir}): restart after stop`);
+    await terminate(pid, r.timeoutMs ?? 5_000);
+    if (r.downMs !== undefined && r.downMs > 0) await sleep(r.downMs);
+    try {
+      ({ pid } = await launchContainerd(paths, binaries, opts.readyTimeoutMs ?? 15_000));
+      await waitForCriImage(`unix://${paths.socket}`, image.name, digestRef);
+    } catch (err) {
+      throw new Error(
+        `containerd (${dir}): restart failed: ${(err as Error).message}\n--- containerd log ---\n${tail(paths.log, 30)}`,
+      );
+    }
+  };
+
   return {
     endpoint: `unix://${paths.socket}`,
     socketPath: paths.socket,
-    pid,
+    get pid() {
+      return pid;
+    },
     dir,
     paths,
     image,
@@ -290,6 +230,7 @@ export async function startContainerd(opts: StartOptions = {}): Promise<Containe
     timings: { readyMs, importMs, criMs, totalMs: performance.now() - t0 },
     ctr,
     logTail: (lines = 30) => tail(paths.log, lines),
+    restart,
     stop,
   };
 }
