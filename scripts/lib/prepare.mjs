@@ -81,4 +81,6 @@ export const TEST_PACKAGES = [
   { name: 'containerd', check: '/usr/bin/containerd' },
   { name: 'runc', check: '/usr/sbin/runc' },
   { name: 'busybox-static', check: '/bin/busybox' },
+  // A CJK font, so the Chinese console renders (and its screenshots read) in headless Chromium.
+  { name: 'fonts-wqy-microhei', check: '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc' },
 ];
