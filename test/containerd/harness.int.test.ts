@@ -3,7 +3,7 @@
  * containers in its own mount namespace — and after stop() nothing of it is left on the
  * machine. Crashed runs are swept by the next start; live instances of other processes are not.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,6 +109,20 @@ describe.skipIf(skip)('stop()', () => {
     expect(report.leftovers).toEqual([]);
     expect(await waitForNoLeftovers(fp)).toEqual([]);
     await expect(ctrd.stop()).resolves.toBe(report); // idempotent
+  });
+
+  it('unmounts whatever is mounted under its folder in the host namespace', async () => {
+    const ctrd = await start();
+    const point = join(ctrd.dir, 'root', 'stray-mount');
+    mkdirSync(point);
+    const r = spawnSync('mount', ['-t', 'tmpfs', 'podscope-stray', point], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(readMountPoints('self')).toContain(point);
+    const fp = captureFootprint(ctrd.dir);
+    const report = await ctrd.stop();
+    expect(report.unmounted).toEqual([point]);
+    expect(readMountPoints('self')).not.toContain(point);
+    expect(await waitForNoLeftovers(fp)).toEqual([]);
   });
 
   it('cleans up when containerd died first and its shims outlived it', async () => {
