@@ -130,6 +130,9 @@ describe('after a restart', () => {
       const workload = new SyntheticWorkload({ seed: 8, nodes: 2, podsPerNode: 3 });
       for (const b of workload.batches(500)) s.append(b);
       expect(s.stats().checkpoints).toBe(0);
+      const empty = openStore({ path: ':memory:' });
+      expect(empty.checkpoint()).toEqual({ seq: 0, t: 0, bytes: 0 });
+      empty.close();
       const info = s.checkpoint();
       expect(info.seq).toBe(s.latestSeq());
       expect(info.bytes).toBeGreaterThan(0);

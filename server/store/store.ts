@@ -371,10 +371,12 @@ export class TimelineStore {
     return state;
   }
 
-  /** Writes a checkpoint at the latest seq now (if there is none there yet). */
+  /** Writes (or rewrites) a checkpoint at the latest seq now; nothing for an empty timeline. */
   checkpoint(): CheckpointInfo {
     return this.guard('writing a checkpoint', () => {
+      this.refreshMarks();
       const seq = this.marks.highSeq;
+      if (seq === 0) return { seq: 0, t: 0, bytes: 0 };
       const state = this.foldTo(seq);
       const info = this.db
         .transaction(() => this.checkpoints.write(state, this.clock.now()))
