@@ -16,3 +16,9 @@ export { loadKubeConfig, KubeConfigError, type KubeConfigSource } from './config
 export { podHints, syncErrorsOf, KUBELET_SYNC_REASONS } from './hints';
 export { toTimelineEvent, containerOf, type NewK8sEvent } from './events';
 export type { ReflectorStatus } from './reflector';
+export {
+  DriftBridge,
+  type DriftSource,
+  type TimelineSink,
+  type DriftBridgeOptions,
+} from './bridge';

@@ -4,8 +4,10 @@
  * timestamp of its own cannot be aged, so it counts as drift (lib/drift classify).
  */
 import { detectClusterDrift } from '@/lib/drift/detect';
+import { formatExplanation } from '@/lib/i18n/format';
+import type { Locale } from '@/lib/i18n/locales';
 import type { DriftOptions } from '@/lib/drift/options';
-import type { ClusterDrift } from '@/lib/drift/types';
+import type { ClusterDrift, Drift } from '@/lib/drift/types';
 import type { NodeView } from '@/lib/timeline/state';
 import { loadKubeConfig, serverOf, type KubeConfigSource } from './config';
 import { listAll } from './list';
@@ -101,4 +103,12 @@ export function withDrift(
     out[name] = { ...node, pods, drift: drift.nodes[name] ?? [] };
   }
   return out;
+}
+
+/** Drifts for JSON output, each with its explanation rendered as `message` (for humans and jq). */
+export function driftJson(
+  list: readonly Drift[] | undefined,
+  locale: Locale = 'en',
+): (Drift & { message: string })[] {
+  return (list ?? []).map((d) => ({ ...d, message: formatExplanation(d.why, locale) }));
 }
