@@ -8,7 +8,7 @@ import type { ApiObjects } from './api';
 import { cases, N, onePod, s, side } from './detect.cases';
 import { detectClusterDrift } from './detect';
 import type { Drift } from './types';
-import { apiNode, nodeView, podView } from './test-fixtures';
+import { apiNode, nodeView, podView, waiting } from './test-fixtures';
 
 function driftsOf(result: ReturnType<typeof detectClusterDrift>, entity: string): Drift[] {
   return entity.startsWith('node:')
@@ -59,5 +59,15 @@ describe('detectClusterDrift', () => {
     const old = detectClusterDrift({ ...c, now: s(100), firstSeen: new Map([[key, s(90)]]) });
     expect(young.pods['u-web']?.[0]).toMatchObject({ status: 'propagating', since: s(98) });
     expect(old.pods['u-web']?.[0]).toMatchObject({ status: 'drift', since: s(90) });
+  });
+
+  it('bounds reasons taken from either side', () => {
+    const long = 'R'.repeat(5_000);
+    const c = onePod(
+      side({ containers: [waiting('app', long)] }),
+      side({ containers: [waiting('app', 'ImagePullBackOff')] }),
+    );
+    const d = detectClusterDrift({ ...c, now: s(100) }).pods['u-web']?.[0];
+    expect(d?.api).toBe(`Waiting: ${'R'.repeat(128)}…`);
   });
 });

@@ -74,11 +74,15 @@ export function summarize(s: V1ContainerStatus): StateSummary {
   return { state: 'none', reason: '', restartCount: s.restartCount };
 }
 
+const MAX_REASON = 128;
+
 /** As kubectl describe prints it: `Running`, `Waiting: CrashLoopBackOff`, `Terminated: Error`. */
 export function describeState(s: StateSummary): string {
   const name =
     s.state === 'none' ? 'Unknown' : `${s.state[0]?.toUpperCase() ?? ''}${s.state.slice(1)}`;
-  return s.reason ? `${name}: ${s.reason}` : name;
+  // Reasons come from the API server and the runtime: untrusted, so bounded.
+  const reason = s.reason.length > MAX_REASON ? `${s.reason.slice(0, MAX_REASON)}…` : s.reason;
+  return reason ? `${name}: ${reason}` : name;
 }
 
 export const isTerminalPhase = (phase: string | undefined): boolean =>
