@@ -157,7 +157,12 @@ describe('engine over a simulated node', () => {
     expect(recorded(r.store).some((e) => e.kind === 'cri' && e.type === 'RelistFailed')).toBe(true);
 
     await r.sim.setListener('grpc');
-    await r.run(3_000);
+    // gRPC reconnects on its own (real-time) back-off, up to 5 s: keep relisting until it does.
+    const deadline = Date.now() + 10_000;
+    while (ready() !== 'True' && Date.now() < deadline) {
+      await r.run(500);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     expect(ready()).toBe('True');
     expect(recorded(r.store).some((e) => e.kind === 'cri' && e.type === 'RelistRecovered')).toBe(true);
     const again = Object.values(r.engine.snapshot().nodes['node-a']?.pods ?? {}).find((p) => p.name === 'web');
