@@ -70,12 +70,16 @@ export interface PillLayout extends Box {
   label: string;
 }
 
+export type PodBadge = 'attention' | 'drift' | 'eviction' | 'deleting';
+
 export interface PodLayout extends Box {
   id: string;
   pod: PodView;
   state: string;
   tone: Tone;
   attention: boolean;
+  /** Small round markers at the tile's top right, right to left. */
+  badges: PodBadge[];
   label: string;
   pills: PillLayout[];
   /** x of the line between plain init containers and the rest, if both exist. */
@@ -271,15 +275,30 @@ export function layoutPills(
   return { pills, hidden, ...(dividerX !== undefined ? { dividerX } : {}) };
 }
 
+export const BADGE_STEP = 17;
+
+function podBadges(pod: PodView, attention: boolean): PodBadge[] {
+  const out: PodBadge[] = [];
+  if (attention) out.push('attention');
+  if (pod.drift && pod.drift.length > 0) out.push('drift');
+  if (pod.evictionDueAt !== undefined) out.push('eviction');
+  if (pod.deletionTimestamp !== undefined) out.push('deleting');
+  return out;
+}
+
 function layoutPod(pod: PodView, box: Box): PodLayout {
+  const attention = podNeedsAttention(pod);
+  const badges = podBadges(pod, attention);
   return {
     ...box,
     id: pod.uid,
     pod,
     state: podState(pod),
     tone: podTone(pod),
-    attention: podNeedsAttention(pod),
-    label: truncate(pod.name, box.w - 34),
+    attention,
+    badges,
+    // The name gives way to the badges.
+    label: truncate(pod.name, box.w - 32 - badges.length * BADGE_STEP),
     ...layoutPills(pod, box),
   };
 }

@@ -27,10 +27,13 @@ export function EventLog() {
     visibleEvents,
     filter,
     selection,
+    selectionLayer,
     actions,
     t: now,
     reference,
   } = useCluster();
+  // Scoped to one container, the object column would repeat the selection on every row.
+  const scopedToContainer = filter.followSelection && selectionLayer === 'container';
 
   const names = useMemo(
     () =>
@@ -101,16 +104,24 @@ export function EventLog() {
       {rows.length === 0 ? (
         <p className="ps-muted ps-log-empty">{t('empty')}</p>
       ) : (
-        <ol className="ps-log-rows" ref={listRef} reversed start={end}>
+        <ol
+          className={`ps-log-rows${scopedToContainer ? ' is-scoped' : ''}`}
+          ref={listRef}
+          reversed
+          start={end}
+        >
           {rows.map((e) => {
             const row = describeEvent(e, (uid) => names.get(uid));
             const future = e.t > now;
             const current = e.seq === currentSeq;
-            const object = row.pod
-              ? row.container
-                ? `${row.pod} › ${row.container}`
+            const object =
+              filter.followSelection && selectionLayer === 'pod'
+                ? (row.container ?? row.pod ?? row.node)
                 : row.pod
-              : row.node;
+                  ? row.container
+                    ? `${row.pod} › ${row.container}`
+                    : row.pod
+                  : row.node;
             return (
               <li
                 key={e.seq}
@@ -124,12 +135,14 @@ export function EventLog() {
                   onClick={() => actions.focusEvent(e, row.entity)}
                   aria-current={current ? 'step' : undefined}
                 >
-                  <RelativeTime className="ps-log-time" t={e.t} reference={reference} />
+                  <RelativeTime className="ps-log-time" t={e.t} reference={reference} narrow />
                   <StateIcon tone={row.tone} size={11} />
                   <span className={`ps-log-kind ps-kind-${e.kind}`}>{t(`kind.${e.kind}`)}</span>
-                  <span className="ps-log-object" title={`${row.node} · ${object}`}>
-                    {object}
-                  </span>
+                  {scopedToContainer ? null : (
+                    <span className="ps-log-object" title={`${row.node} · ${object}`}>
+                      {object}
+                    </span>
+                  )}
                   <span className="ps-log-change">
                     {row.change ??
                       (row.what ? t(`what.${row.what.key}`, row.what.values ?? {}) : e.type)}

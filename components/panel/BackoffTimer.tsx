@@ -21,6 +21,12 @@ export function BackoffTimer({
     <div className="ps-backoff" data-testid="backoff" data-due={due}>
       <p className="ps-backoff-text">
         {left > 0 ? t('backoff.in', { duration: formatDuration(left, locale) }) : t('backoff.due')}
+        {span !== undefined ? (
+          <span className="ps-muted ps-backoff-window">
+            {' '}
+            {t('backoff.window', { duration: formatDuration(span, locale) })}
+          </span>
+        ) : null}
       </p>
       {done !== undefined ? (
         <div
@@ -33,11 +39,6 @@ export function BackoffTimer({
         >
           <span style={{ width: `${done * 100}%` }} />
         </div>
-      ) : null}
-      {span !== undefined ? (
-        <p className="ps-muted">
-          {t('backoff.window', { duration: formatDuration(span, locale) })}
-        </p>
       ) : null}
     </div>
   );

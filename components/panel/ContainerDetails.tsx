@@ -10,7 +10,7 @@ import {
 } from '@/components/data/entity';
 import { RelativeTime } from '@/components/visual/RelativeTime';
 import { BackoffTimer } from './BackoffTimer';
-import { MACHINES } from './machines';
+import { MACHINE_OF } from './machines';
 import { PanelHeader } from './PanelHeader';
 import { StateMachine } from './StateMachine';
 import { StatusJson } from './StatusJson';
@@ -38,7 +38,7 @@ export function ContainerDetails({
       <PanelHeader
         layer="container"
         title={container.name}
-        subtitle={s?.image}
+        subtitle={`${t(`containerKind.${kind}`)} · ${s?.image ?? '—'}`}
         state={reason ? `${t(`state.${state}`)} · ${reason}` : t(`state.${state}`)}
         tone={containerTone(s)}
         crumbs={[
@@ -59,7 +59,7 @@ export function ContainerDetails({
           <dt>{t('restartCount')}</dt>
           <dd data-testid="restart-count">{s?.restartCount ?? 0}</dd>
         </div>
-        <div>
+        <div className="ps-fact-wide2">
           <dt>{t('lastExit')}</dt>
           <dd data-testid="last-exit">
             {last ? (
@@ -78,14 +78,6 @@ export function ContainerDetails({
             )}
           </dd>
         </div>
-        <div>
-          <dt>{t('kind')}</dt>
-          <dd>{t(`containerKind.${kind}`)}</dd>
-        </div>
-        <div>
-          <dt>{t('readyStarted')}</dt>
-          <dd>{`${String(s?.ready ?? false)} / ${String(s?.started ?? false)}`}</dd>
-        </div>
       </dl>
       <section className="ps-section ps-pod-why" aria-label={t('podPhaseWhy', { phase })}>
         <h3>
@@ -96,8 +88,8 @@ export function ContainerDetails({
         <WhyText why={pod.why.phase} showRule={false} />
       </section>
       <StateMachine
-        machine={MACHINES.container}
-        current={state.charAt(0).toUpperCase() + state.slice(1)}
+        machine={MACHINE_OF.container}
+        current={state}
         transition={transition}
         title={t('machine.container')}
       />

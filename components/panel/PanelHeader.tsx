@@ -54,11 +54,13 @@ export function PanelHeader({
           ×
         </button>
       </div>
-      {subtitle ? <p className="ps-muted ps-subtitle">{subtitle}</p> : null}
-      <p className={`ps-state-chip ps-tone-${tone}`} data-testid="entity-state">
-        <StateIcon tone={tone} size={13} />
-        <span>{state}</span>
-      </p>
+      <div className="ps-panel-sub">
+        <p className={`ps-state-chip ps-tone-${tone}`} data-testid="entity-state">
+          <StateIcon tone={tone} size={13} />
+          <span>{state}</span>
+        </p>
+        {subtitle ? <p className="ps-muted ps-subtitle">{subtitle}</p> : null}
+      </div>
     </header>
   );
 }

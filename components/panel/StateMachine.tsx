@@ -11,10 +11,11 @@ import { StateGlyph } from '@/components/visual/StateIcon';
 import { TONE_COLOR } from '@/components/visual/palette';
 import { layoutMachine } from './machine-layout';
 import type { Machine } from './machines';
+import { useWhy } from './WhyText';
 import type { Transition } from './transitions';
 
 const W = 320;
-const H = 172;
+const H = 140;
 
 function usePrefersReducedMotion(): boolean {
   const [reduced, setReduced] = useState(false);
@@ -54,6 +55,7 @@ export function StateMachine({
   title: string;
 }) {
   const t = useTranslations('ui.panel');
+  const describe = useWhy();
   const layout = useMemo(() => layoutMachine(machine, W, H), [machine]);
   const reduced = usePrefersReducedMotion();
   // Animate only forward moves onto a new transition, never when scrubbing back.
@@ -67,13 +69,15 @@ export function StateMachine({
   }, [transition?.seq]);
   const activeKey = transition ? `${transition.from}->${transition.to}` : undefined;
   const stateTone = (id: string) => machine.states.find((s) => s.id === id)?.tone ?? 'unknown';
+  const stateLabel = (id: string | undefined) =>
+    (id && machine.states.find((s) => s.id === id)?.label) ?? '—';
   return (
     <figure className="ps-machine" data-machine={machine.id} data-current={current}>
       <figcaption>{title}</figcaption>
       <svg
         viewBox={`0 0 ${W} ${H}`}
         role="img"
-        aria-label={t('machineLabel', { machine: title, state: current ?? '—' })}
+        aria-label={t('machineLabel', { machine: title, state: stateLabel(current) })}
       >
         <defs>
           <marker
@@ -90,12 +94,17 @@ export function StateMachine({
         </defs>
         {layout.edges.map((e) => {
           const active = e.key === activeKey;
+          const edge = machine.edges.find((x) => x.from === e.from && x.to === e.to);
+          const hint = edge
+            ? `${describe({ id: edge.why }) ?? edge.id} (${edge.drivers.join(', ')})`
+            : e.key;
           return (
             <g
               key={e.key}
               className={`ps-machine-edge${active ? ' is-last' : ''}${active && animated === transition?.seq ? ' is-animating' : ''}`}
               data-edge={e.key}
             >
+              <title>{hint}</title>
               <path d={e.d} markerEnd={`url(#ps-arrow-${machine.id})`} />
             </g>
           );
@@ -106,7 +115,7 @@ export function StateMachine({
           return (
             <g
               key={s.id}
-              className={`ps-machine-state${isCurrent ? ' is-current' : ''}`}
+              className={`ps-machine-state ps-tone-${tone}${isCurrent ? ' is-current' : ''}`}
               data-state={s.id}
             >
               <rect
@@ -116,7 +125,6 @@ export function StateMachine({
                 height={s.h}
                 rx={s.h / 2}
                 stroke={TONE_COLOR[tone]}
-                fill={isCurrent ? TONE_COLOR[tone] : undefined}
               />
               <StateGlyph
                 tone={tone}
@@ -125,8 +133,8 @@ export function StateMachine({
                 size={12}
                 color={isCurrent ? '#fff' : undefined}
               />
-              <text x={s.cx + 7} y={s.cy + 4.5} textAnchor="middle">
-                {s.id}
+              <text x={s.cx + 8} y={s.cy + 4.5} textAnchor="middle">
+                {stateLabel(s.id)}
               </text>
             </g>
           );

@@ -42,18 +42,17 @@ export function WhyText({
         </p>
       )}
       {showRule && (why.rule || inputs.length > 0) ? (
-        <p className="ps-why-rule">
-          {why.rule ? (
-            <>
-              <span className="ps-why-rule-label">{t('rule')}</span> <code>{why.rule}</code>
-            </>
-          ) : null}
+        // The rule and its inputs are there to check the claim, not to read first: folded.
+        <details className="ps-why-rule">
+          <summary>
+            <span className="ps-why-rule-label">{t('rule')}</span> <code>{why.rule ?? why.id}</code>
+          </summary>
           {inputs.map(([k, v]) => (
             <span key={k} className="ps-chip">
               {`${k}: ${v === null ? '—' : String(v)}`}
             </span>
           ))}
-        </p>
+        </details>
       ) : null}
     </div>
   );

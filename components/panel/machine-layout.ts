@@ -32,18 +32,18 @@ export interface MachineLayout {
 
 /** Positions in [0,1]² per machine. */
 const PLACES: Record<MachineId, Record<string, [number, number]>> = {
-  container: { Waiting: [0.14, 0.78], Running: [0.5, 0.16], Terminated: [0.86, 0.78] },
-  pod: {
+  container: { waiting: [0.13, 0.8], running: [0.5, 0.2], terminated: [0.87, 0.8] },
+  podPhase: {
     Pending: [0.12, 0.5],
     Running: [0.46, 0.5],
-    Succeeded: [0.86, 0.16],
-    Failed: [0.86, 0.84],
+    Succeeded: [0.86, 0.14],
+    Failed: [0.86, 0.86],
   },
-  node: { True: [0.5, 0.16], False: [0.14, 0.8], Unknown: [0.86, 0.8] },
+  nodeReady: { True: [0.5, 0.2], False: [0.13, 0.8], Unknown: [0.87, 0.8] },
 };
 
 const STATE_H = 26;
-const charW = 7;
+const charW = 7.6;
 
 /** Where the segment from the centre of `b` towards (tx, ty) leaves b's rectangle. */
 function exitPoint(b: StateBox, tx: number, ty: number): [number, number] {
@@ -67,7 +67,7 @@ export function layoutMachine(machine: Machine, width: number, height: number): 
       id: s.id,
       cx: pad + ux * (width - 2 * pad),
       cy: pad + uy * (height - 2 * pad),
-      w: Math.max(64, s.id.length * charW + 30),
+      w: Math.max(64, s.label.length * charW + 30),
       h: STATE_H,
     };
   });
@@ -77,6 +77,22 @@ export function layoutMachine(machine: Machine, width: number, height: number): 
     const a = byId.get(e.from);
     const b = byId.get(e.to);
     if (!a || !b) continue;
+    if (a === b) {
+      // A self-edge (same state, new reason or attempt): a loop on the side away from the centre.
+      const up = a.cy < height / 2;
+      const y0 = up ? a.cy - a.h / 2 : a.cy + a.h / 2;
+      const dy = up ? -24 : 24;
+      const d = `M${r(a.cx - 12)} ${r(y0)} C${r(a.cx - 30)} ${r(y0 + dy)} ${r(a.cx + 30)} ${r(y0 + dy)} ${r(a.cx + 12)} ${r(y0)}`;
+      edges.push({
+        key: `${e.from}->${e.to}`,
+        from: e.from,
+        to: e.to,
+        d,
+        mx: a.cx,
+        my: y0 + dy * 0.75,
+      });
+      continue;
+    }
     const dx = b.cx - a.cx;
     const dy = b.cy - a.cy;
     const len = Math.hypot(dx, dy) || 1;

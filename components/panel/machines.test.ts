@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { reduceAll } from '@/lib/timeline/reducer';
 import { createDemoTimeline } from '@/components/data/fixtures/demo';
 import { layoutMachine } from './machine-layout';
-import { findEdge, MACHINES } from './machines';
+import { findEdge, MACHINES as KUBELET } from '@/lib/kubelet/machines';
+import { MACHINE_OF } from './machines';
 import { currentMachineState, findBySeq, lastTransition } from './transitions';
 
 const T0 = Date.UTC(2026, 10, 29, 9, 0, 0);
@@ -13,68 +14,75 @@ const api = Object.values(final.nodes['demo-node-1']?.pods ?? {}).find((p) =>
 );
 const apiId = `${api?.uid}/api`;
 
-describe('state machines', () => {
-  it('have every edge between known states and no way out of a terminal phase', () => {
-    for (const m of Object.values(MACHINES)) {
-      const ids = new Set(m.states.map((s) => s.id));
-      for (const e of m.edges) {
-        expect(ids.has(e.from) && ids.has(e.to)).toBe(true);
-        expect(m.states.find((s) => s.id === e.from)?.terminal).not.toBe(true);
-      }
-    }
-    expect(findEdge(MACHINES.pod, 'Succeeded', 'Running')).toBeUndefined();
-    expect(findEdge(MACHINES.container, 'Running', 'Terminated')?.cri).toContain('ContainerExited');
+describe('state machines (drawn from lib/kubelet/machines)', () => {
+  it('give every state a tone and a label as the API prints it', () => {
+    expect(MACHINE_OF.container.states.map((s) => `${s.label}:${s.tone}`)).toEqual([
+      'Waiting:pending',
+      'Running:ok',
+      'Terminated:done',
+    ]);
+    expect(MACHINE_OF.pod.states.filter((s) => s.terminal).map((s) => s.id)).toEqual([
+      'Succeeded',
+      'Failed',
+    ]);
+    expect(MACHINE_OF.node.states.map((s) => s.tone)).toEqual(['ok', 'failed', 'unknown']);
   });
 
   it('cover every transition the demo timeline makes', () => {
     for (const e of tl.events) {
-      if (
-        e.kind === 'container' &&
-        e.type === 'ContainerStateChanged' &&
-        e.from &&
-        e.to &&
-        e.from !== e.to
-      ) {
-        const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-        expect(
-          findEdge(MACHINES.container, cap(e.from), cap(e.to)),
-          `${e.from}->${e.to}`,
-        ).toBeDefined();
+      if (e.kind === 'container' && e.type === 'ContainerStateChanged' && e.from && e.to) {
+        expect(findEdge(KUBELET.container, e.from, e.to), `${e.from}->${e.to}`).toBeDefined();
       }
       if (e.kind === 'pod' && e.type === 'PodPhaseChanged' && e.from && e.phase) {
-        expect(findEdge(MACHINES.pod, e.from, e.phase), `${e.from}->${e.phase}`).toBeDefined();
+        expect(findEdge(KUBELET.podPhase, e.from, e.phase), `${e.from}->${e.phase}`).toBeDefined();
+      }
+      if (
+        e.kind === 'node' &&
+        e.type === 'NodeConditionChanged' &&
+        e.condition?.type === 'Ready' &&
+        e.from
+      ) {
+        expect(
+          findEdge(KUBELET.nodeReady, e.from, e.condition.status),
+          `${e.from}->${e.condition.status}`,
+        ).toBeDefined();
       }
     }
   });
 
-  it('lay out states inside the box and edges as distinct curves', () => {
-    for (const m of Object.values(MACHINES)) {
-      const l = layoutMachine(m, 320, 170);
+  it('lay out states inside the box and edges (loops too) as distinct curves', () => {
+    for (const m of Object.values(MACHINE_OF)) {
+      const l = layoutMachine(m, 320, 140);
       for (const s of l.states) {
         expect(s.cx - s.w / 2).toBeGreaterThanOrEqual(0);
         expect(s.cx + s.w / 2).toBeLessThanOrEqual(320);
-        expect(s.cy + s.h / 2).toBeLessThanOrEqual(170);
+        expect(s.cy - s.h / 2).toBeGreaterThanOrEqual(0);
+        expect(s.cy + s.h / 2).toBeLessThanOrEqual(140);
       }
       expect(new Set(l.edges.map((e) => e.d)).size).toBe(m.edges.length);
-      const there = l.edges.find((e) => e.from === m.edges[0]?.from && e.to === m.edges[0]?.to);
-      expect(there?.d).toMatch(/^M[\d.]+ [\d.]+ Q[\d.-]+ [\d.-]+ [\d.]+ [\d.]+$/);
+      for (const e of l.edges) {
+        expect(e.my).toBeGreaterThanOrEqual(0);
+        expect(e.my).toBeLessThanOrEqual(140);
+      }
     }
+    const loop = layoutMachine(MACHINE_OF.container, 320, 140).edges.find((e) => e.from === e.to);
+    expect(loop?.d).toMatch(/^M[\d.]+ [\d.]+ C/);
   });
 });
 
 describe('transitions at the cursor', () => {
   it('names the crash-looping container’s state and the CRI event behind its last change', () => {
-    expect(currentMachineState(final, apiId)).toBe('Waiting');
+    expect(currentMachineState(final, apiId)).toBe('waiting');
     const last = lastTransition(tl.events, tl.events.length, apiId, 'container', (s) =>
       findBySeq(tl.events, s),
     );
-    expect(last).toMatchObject({ from: 'Terminated', to: 'Waiting', label: 'CrashLoopBackOff' });
+    expect(last).toMatchObject({ from: 'terminated', to: 'waiting', label: 'CrashLoopBackOff' });
     // One step earlier in time it had just exited: the edge is labelled with the CRI event.
     const before = tl.events.findIndex((e) => e.seq === last?.seq);
     const exit = lastTransition(tl.events, before, apiId, 'container', (s) =>
       findBySeq(tl.events, s),
     );
-    expect(exit).toMatchObject({ from: 'Running', to: 'Terminated', label: 'ContainerExited' });
+    expect(exit).toMatchObject({ from: 'running', to: 'terminated', label: 'ContainerExited' });
   });
 
   it('reads node Ready and pod phase', () => {

@@ -1,30 +1,33 @@
 /**
- * The three state machines the panel draws — container (Waiting / Running / Terminated), pod
- * phase (Pending / Running / Succeeded / Failed) and node Ready (True / False / Unknown) — with
- * what drives each edge: a CRI event type from lib/timeline, or a kubelet-side cause.
- *
- * Stand-in until lib/kubelet/machines.ts (the rule book's own machines) lands; the panel reads
- * only `MACHINES`, so switching over is this one file.
+ * The panel's view of the rule book's state machines (lib/kubelet/machines.ts): which machine
+ * each layer uses, the tone of each state in the palette, and how its name is shown.
  */
-import type { CriEventType } from '@/lib/timeline/events';
+import {
+  MACHINES as KUBELET_MACHINES,
+  type Driver,
+  type StateMachine,
+} from '@/lib/kubelet/machines';
+import type { WhyId } from '@/lib/kubelet/why';
+import type { Layer } from '@/components/data/entity';
 import type { Tone } from '@/components/visual/palette';
 
-export type MachineId = 'container' | 'pod' | 'node';
+export type MachineId = StateMachine<string>['id'];
 
 export interface MachineState {
-  /** As the API prints it: Waiting, Running, Terminated / Pending, Running … / True, False, Unknown. */
+  /** The machine's own state id (container states are lower case, as in V1ContainerState). */
   id: string;
+  /** As the API and kubectl print it: Waiting, Running, Pending, True … */
+  label: string;
   tone: Tone;
-  /** Terminal states have no way out (a pod never leaves Succeeded or Failed). */
-  terminal?: boolean;
+  terminal: boolean;
 }
 
 export interface MachineEdge {
+  id: string;
   from: string;
   to: string;
-  /** What moves the entity along this edge: CRI events, or kubelet-side causes. */
-  cri: CriEventType[];
-  kubelet?: string[];
+  drivers: readonly Driver[];
+  why: WhyId;
 }
 
 export interface Machine {
@@ -33,78 +36,43 @@ export interface Machine {
   edges: MachineEdge[];
 }
 
-export const MACHINES: Record<MachineId, Machine> = {
-  container: {
-    id: 'container',
-    states: [
-      { id: 'Waiting', tone: 'pending' },
-      { id: 'Running', tone: 'ok' },
-      { id: 'Terminated', tone: 'done' },
-    ],
-    edges: [
-      { from: 'Waiting', to: 'Running', cri: ['ContainerStarted'] },
-      { from: 'Running', to: 'Terminated', cri: ['ContainerExited'] },
-      { from: 'Terminated', to: 'Waiting', cri: [], kubelet: ['CrashLoopBackOff', 'restart'] },
-      { from: 'Terminated', to: 'Running', cri: ['ContainerStarted'] },
-      { from: 'Waiting', to: 'Terminated', cri: ['ContainerExited'], kubelet: ['StartError'] },
-      {
-        from: 'Running',
-        to: 'Waiting',
-        cri: ['ContainerRemoved'],
-        kubelet: ['ContainerStatusUnknown'],
-      },
-    ],
-  },
-  pod: {
-    id: 'pod',
-    states: [
-      { id: 'Pending', tone: 'pending' },
-      { id: 'Running', tone: 'ok' },
-      { id: 'Succeeded', tone: 'done', terminal: true },
-      { id: 'Failed', tone: 'failed', terminal: true },
-    ],
-    edges: [
-      { from: 'Pending', to: 'Running', cri: ['ContainerStarted'] },
-      { from: 'Pending', to: 'Succeeded', cri: ['ContainerExited'] },
-      { from: 'Pending', to: 'Failed', cri: ['ContainerExited'] },
-      { from: 'Running', to: 'Succeeded', cri: ['ContainerExited'] },
-      {
-        from: 'Running',
-        to: 'Failed',
-        cri: ['ContainerExited'],
-        kubelet: ['activeDeadlineSeconds', 'eviction'],
-      },
-      { from: 'Running', to: 'Pending', cri: ['ContainerRemoved', 'SandboxNotReady'] },
-    ],
-  },
-  node: {
-    id: 'node',
-    states: [
-      { id: 'True', tone: 'ok' },
-      { id: 'False', tone: 'failed' },
-      { id: 'Unknown', tone: 'unknown' },
-    ],
-    edges: [
-      { from: 'True', to: 'False', cri: ['RuntimeConditionChanged'] },
-      { from: 'False', to: 'True', cri: ['RuntimeConditionChanged'] },
-      {
-        from: 'True',
-        to: 'Unknown',
-        cri: ['RelistFailed'],
-        kubelet: ['node-monitor-grace-period'],
-      },
-      {
-        from: 'False',
-        to: 'Unknown',
-        cri: ['RelistFailed'],
-        kubelet: ['node-monitor-grace-period'],
-      },
-      { from: 'Unknown', to: 'True', cri: ['RelistRecovered'] },
-      { from: 'Unknown', to: 'False', cri: ['RelistRecovered'] },
-    ],
-  },
+const TONES: Record<string, Tone> = {
+  waiting: 'pending',
+  running: 'ok',
+  terminated: 'done',
+  Pending: 'pending',
+  Running: 'ok',
+  Succeeded: 'done',
+  Failed: 'failed',
+  True: 'ok',
+  False: 'failed',
+  Unknown: 'unknown',
 };
 
-export function findEdge(machine: Machine, from: string, to: string): MachineEdge | undefined {
-  return machine.edges.find((e) => e.from === from && e.to === to);
+const label = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
+
+function view(m: StateMachine<string>): Machine {
+  return {
+    id: m.id,
+    states: m.states.map((id) => ({
+      id,
+      label: label(id),
+      tone: TONES[id] ?? 'unknown',
+      terminal: m.terminal.includes(id),
+    })),
+    edges: m.edges.map((e) => ({
+      id: e.id,
+      from: e.from,
+      to: e.to,
+      drivers: e.drivers,
+      why: e.why,
+    })),
+  };
 }
+
+/** The machine each drawn layer moves through. */
+export const MACHINE_OF: Record<Layer, Machine> = {
+  container: view(KUBELET_MACHINES.container),
+  pod: view(KUBELET_MACHINES.podPhase),
+  node: view(KUBELET_MACHINES.nodeReady),
+};

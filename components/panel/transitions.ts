@@ -6,7 +6,6 @@ import type { V1ContainerStatus } from '@kubernetes/client-node';
 import type { ClusterState } from '@/lib/timeline/state';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { containerState, resolveEntity, type Layer } from '@/components/data/entity';
-import type { MachineId } from './machines';
 
 export interface Transition {
   seq: number;
@@ -17,19 +16,16 @@ export interface Transition {
   label: string;
 }
 
-const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
-export function machineFor(layer: Layer): MachineId {
-  return layer;
-}
-
-/** The entity's current state in machine terms, or undefined if it does not exist at this moment. */
+/**
+ * The entity's current state in its machine's own terms (container states lower case, as
+ * lib/kubelet/machines names them), or undefined if it does not exist at this moment.
+ */
 export function currentMachineState(state: ClusterState, id: string): string | undefined {
   const ref = resolveEntity(state, id);
   if (!ref) return undefined;
   switch (ref.layer) {
     case 'container':
-      return cap(containerState(ref.container.status));
+      return containerState(ref.container.status);
     case 'pod':
       return ref.pod.status.phase ?? 'Pending';
     case 'node':
@@ -64,8 +60,8 @@ export function lastTransition(
       e.type === 'ContainerStateChanged' &&
       `${e.podUid}/${e.name}` === id
     ) {
-      from = e.from && cap(e.from);
-      to = e.to && cap(e.to);
+      from = e.from;
+      to = e.to;
       fallback = kubeletReason(e.status);
     } else if (
       layer === 'pod' &&

@@ -58,25 +58,23 @@ export function Console() {
         {t('skipToPanel')}
       </a>
       <Header />
-      <main className="ps-main">
-        <div className="ps-stage">
-          <Legend />
-          {live && sourceKind === 'live' && status === 'offline' ? (
-            <p className="ps-banner" role="status">
-              {t('noServer.text')} <a href="?source=demo">{t('noServer.demo')}</a>
-            </p>
-          ) : null}
-          {historyError ? (
-            <p className="ps-banner ps-banner-warn" role="status">
-              {t('historyError', { error: historyError })}
-            </p>
-          ) : null}
-          <Diagram />
-        </div>
-        <div id="ps-panel" className="ps-side">
-          <EntityPanel />
-        </div>
+      <main className="ps-stage">
+        <Legend />
+        {live && sourceKind === 'live' && status === 'offline' ? (
+          <p className="ps-banner" role="status">
+            {t('noServer.text')} <a href="?source=demo">{t('noServer.demo')}</a>
+          </p>
+        ) : null}
+        {historyError ? (
+          <p className="ps-banner ps-banner-warn" role="status">
+            {t('historyError', { error: historyError })}
+          </p>
+        ) : null}
+        <Diagram />
       </main>
+      <div id="ps-panel" className="ps-side">
+        <EntityPanel />
+      </div>
       <div className="ps-bottom">
         <Timeline />
         <EventLog />

@@ -17,7 +17,7 @@ import { buildLanes } from './lanes';
 import { formatOffset, relativeTicks, timeScale } from './scales';
 import './timeline.css';
 
-const LABEL_W = 168;
+const LABEL_W = 150;
 const LANE_H = 14;
 const AXIS_H = 22;
 
@@ -170,7 +170,7 @@ export function Timeline() {
               >
                 <rect className="ps-lane-bg" x={0} y={y} width={width} height={LANE_H} />
                 <text className="ps-lane-label" x={lane.layer === 'node' ? 6 : 16} y={y + 10.5}>
-                  {lane.label.length > 26 ? `${lane.label.slice(0, 25)}…` : lane.label}
+                  {lane.label.length > 24 ? `${lane.label.slice(0, 23)}…` : lane.label}
                 </text>
                 {lane.markers.map((m) => (
                   <rect

@@ -6,19 +6,23 @@ export function RelativeTime({
   t,
   reference,
   className,
+  narrow = false,
 }: {
   t: number;
   reference: number;
   className?: string;
+  /** "12s ago" instead of "12 seconds ago", for dense rows. */
+  narrow?: boolean;
 }) {
   const format = useFormatter();
   const date = new Date(t);
   const seconds = Math.round((reference - t) / 1000);
+  const style = narrow ? 'narrow' : 'long';
   // Under a minute, seconds read better than "now"; beyond that the formatter picks the unit.
   const text =
     Math.abs(seconds) < 60
-      ? format.relativeTime(date, { now: new Date(reference), unit: 'second' })
-      : format.relativeTime(date, new Date(reference));
+      ? format.relativeTime(date, { now: new Date(reference), unit: 'second', style })
+      : format.relativeTime(date, { now: new Date(reference), style });
   const absolute = format.dateTime(date, {
     year: 'numeric',
     month: 'short',

@@ -2,7 +2,7 @@
 import { useTranslations } from 'next-intl';
 import { StateGlyph } from '@/components/visual/StateIcon';
 import { TONE_COLOR } from '@/components/visual/palette';
-import type { PodLayout } from '../layout';
+import { BADGE_STEP, type PodBadge, type PodLayout } from '../layout';
 import { ContainerPill } from './ContainerPill';
 import { itemProps, type SceneContext } from './scene';
 
@@ -18,30 +18,12 @@ export function PodTile({ pod, ctx }: { pod: PodLayout; ctx: SceneContext }) {
   });
   const color = TONE_COLOR[pod.tone];
   const selected = ctx.selected === pod.id;
-  const badges: { key: string; text: string; title: string; className: string }[] = [];
-  if (pod.attention)
-    badges.push({
-      key: 'attention',
-      text: '!',
-      title: t('badge.attention'),
-      className: 'ps-badge-attention',
-    });
-  if (p.drift && p.drift.length > 0)
-    badges.push({ key: 'drift', text: '≠', title: t('badge.drift'), className: 'ps-badge-drift' });
-  if (p.evictionDueAt !== undefined)
-    badges.push({
-      key: 'evict',
-      text: '⏏',
-      title: t('badge.eviction'),
-      className: 'ps-badge-evict',
-    });
-  if (p.deletionTimestamp !== undefined)
-    badges.push({
-      key: 'deleting',
-      text: '⌫',
-      title: t('badge.deleting'),
-      className: 'ps-badge-deleting',
-    });
+  const badgeText: Record<PodBadge, string> = {
+    attention: '!',
+    drift: '≠',
+    eviction: '⏏',
+    deleting: '⌫',
+  };
   return (
     <g
       className={`ps-pod ps-tone-${pod.tone}${selected ? ' is-selected' : ''}${p.deletionTimestamp !== undefined ? ' is-deleting' : ''}${ctx.related.has(pod.id) ? ' is-related' : ''}`}
@@ -86,12 +68,12 @@ export function PodTile({ pod, ctx }: { pod: PodLayout; ctx: SceneContext }) {
       <text className="ps-pod-label" x={pod.x + 26} y={pod.y + 18}>
         {pod.label}
       </text>
-      {badges.map((b, i) => (
-        <g key={b.key} className={`ps-badge ${b.className}`}>
-          <title>{b.title}</title>
-          <circle cx={pod.x + pod.w - 10 - i * 17} cy={pod.y + 13} r={7} />
-          <text x={pod.x + pod.w - 10 - i * 17} y={pod.y + 16.5} textAnchor="middle">
-            {b.text}
+      {pod.badges.map((b, i) => (
+        <g key={b} className={`ps-badge ps-badge-${b}`}>
+          <title>{t(`badge.${b}`)}</title>
+          <circle cx={pod.x + pod.w - 10 - i * BADGE_STEP} cy={pod.y + 13} r={7} />
+          <text x={pod.x + pod.w - 10 - i * BADGE_STEP} y={pod.y + 16.5} textAnchor="middle">
+            {badgeText[b]}
           </text>
         </g>
       ))}
