@@ -388,3 +388,24 @@ describe('KubeView list + watch', () => {
     expect(view.status().connected).toBe(false);
   });
 });
+
+describe('KubeView over plain HTTP (the fake’s fallback when openssl is missing)', () => {
+  it('works when the kubeconfig sets insecure-skip-tls-verify, as client-node 2.x requires for http://', async () => {
+    const plain = new FakeApiServer({ transport: 'http' });
+    seed(plain.store);
+    await plain.start();
+    const v = new KubeView({
+      kubeconfig: plain.writeKubeconfig(),
+      backoff: { initialMs: 20, maxMs: 100 },
+    });
+    try {
+      expect(plain.url.startsWith('http://')).toBe(true);
+      v.start();
+      expect(await v.synced(10_000)).toBe(true);
+      expect(v.getPodByUid(UIDS.web)?.metadata?.name).toBe(WEB.name);
+    } finally {
+      await v.stop();
+      await plain.stop();
+    }
+  });
+});
