@@ -68,8 +68,11 @@ export interface DriverOptions {
   periodicSyncMs?: number;
   /** Stopped containers of a deleted pod stay this long (clock ms) before removal; default 2 s. */
   removalDelayMs?: number;
-  /** Sandbox log_directory; default none (the runtime keeps no container logs). */
-  logDirectory?: string;
+  /**
+   * Where container logs go: each sandbox gets `<logRoot>/<namespace>_<name>_<uid>` as its
+   * log_directory (the kubelet's /var/log/pods layout). Default none: the runtime keeps no logs.
+   */
+  logRoot?: string;
   /** Seed for generated pod uids (default: the node name), for deterministic runs. */
   uidSeed?: string;
   log?: (line: string) => void;
@@ -202,7 +205,7 @@ export class Driver {
         periodicSyncMs: this.periodicSyncMs,
         removalDelayMs: this.options.removalDelayMs ?? KUBELET_TIMINGS.removalDelayMs,
       },
-      ...(this.options.logDirectory ? { logDirectory: this.options.logDirectory } : {}),
+      ...(this.options.logRoot ? { logRoot: this.options.logRoot } : {}),
       log: (line) => this.log(line),
       hintsChanged: (u) => this.emitHints([u]),
       removed: (u) => {

@@ -47,6 +47,12 @@ export function podSpecAnnotation(pod: V1Pod): string {
   });
 }
 
+/** BuildPodLogsDirectory: `<root>/<namespace>_<name>_<uid>`. */
+export function podLogsDirectory(root: string, pod: V1Pod): string {
+  const m = pod.metadata;
+  return `${root.replace(/\/+$/, '')}/${m?.namespace ?? ''}_${m?.name ?? ''}_${m?.uid ?? ''}`;
+}
+
 /** newPodLabels: the pod's labels plus the kubelet's three pod labels. */
 export function newPodLabels(pod: V1Pod): Record<string, string> {
   return {

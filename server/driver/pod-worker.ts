@@ -39,7 +39,13 @@ import { EnvResolutionError, makeEnvironmentVariables } from './env';
 import type { ImageManager } from './images';
 import type { KillContext } from './kill';
 import { clockDelay, killContainer, TerminationOrdering, terminationGracePeriod } from './kill';
-import { buildContainerSpec, buildSandboxSpec, hashContainer, type ContainerType } from './labels';
+import {
+  buildContainerSpec,
+  buildSandboxSpec,
+  hashContainer,
+  podLogsDirectory,
+  type ContainerType,
+} from './labels';
 import type { DriverRuntime } from './runtime';
 import { isNotFound, rpcErrorText } from './runtime';
 import { formatPod } from './spec';
@@ -71,7 +77,8 @@ export interface WorkerContext {
   /** The container restart back-off (one per kubelet). */
   backoff: { get(): BackoffState; set(next: BackoffState): void };
   timings: WorkerTimings;
-  logDirectory?: string;
+  /** Root of the per-pod log directories (see DriverOptions.logRoot). */
+  logRoot?: string;
   log: (line: string) => void;
   /** The pod's hints (reason cache, deletion, terminal) changed. */
   hintsChanged: (uid: string) => void;
@@ -325,7 +332,7 @@ export class PodWorker {
     let sandboxId = actions.sandboxId;
     const sandbox = buildSandboxSpec(this.pod, {
       attempt: actions.attempt,
-      ...(this.ctx.logDirectory ? { logDirectory: this.ctx.logDirectory } : {}),
+      ...(this.ctx.logRoot ? { logDirectory: podLogsDirectory(this.ctx.logRoot, this.pod) } : {}),
     });
     if (actions.createSandbox) {
       try {

@@ -33,6 +33,8 @@ export interface SessionOptions {
   backoffScale?: number;
   /** Node name; default `scenario-node` (simulator) or `lab`. */
   node?: string;
+  /** Root of the pods' log directories on a lab runtime (see DriverOptions.logRoot). */
+  logRoot?: string;
   /** Deadline of each CRI call, real ms (default 3 s: a hung runtime shows quickly). */
   criTimeoutMs?: number;
   log?: (line: string) => void;
@@ -101,6 +103,7 @@ export async function startSession(options: SessionOptions = {}): Promise<Scenar
       backoffScale: scale,
       lab: options.cri !== undefined,
       relistMs: KUBELET_TIMINGS.relistMs,
+      ...(options.logRoot ? { logRoot: options.logRoot } : {}),
       log,
     });
     cleanups.push(() => driver.stop());
