@@ -11,6 +11,7 @@ import type { HintProvider } from '@/server/engine/hints';
 import { criRuntime } from '@/server/engine/cri-runtime';
 import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
+import { DriftBridge, KubeView } from '@/server/kube';
 import { startSimCluster, type SimCluster } from '@/server/sim';
 import { openStore, type TimelineStore } from '@/server/store';
 import { startEmbeddedWorkload } from './embedded';
@@ -51,6 +52,14 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
     const latest = store.latestSeq();
     const initialState = latest > 0 ? store.stateAtSeq(latest) : undefined;
     const providers: HintProvider[] = [];
+    let kube: KubeView | undefined;
+    if (config.kubeconfig) {
+      // The API server's view first: its specs win over annotations and inference.
+      kube = new KubeView({ kubeconfig: config.kubeconfig });
+      providers.push(kube);
+      const view = kube;
+      stops.push(() => view.stop());
+    }
     let sim: SimCluster | undefined;
     const embedded = config.nodes.length === 0 && config.sim.nodes > 0;
     if (embedded) {
@@ -93,6 +102,16 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
       for (const n of config.nodes) engine.addNode(n.name, n.endpoint, n.lab);
     }
     engine.start();
+    if (kube) {
+      const bridge = new DriftBridge(kube, {
+        state: () => engine.snapshot(),
+        append: (events) => engine.record(events),
+        now: () => Date.now(),
+      }, { onError: (err) => log(`drift: ${err instanceof Error ? err.message : String(err)}`) });
+      kube.start();
+      bridge.start();
+      stops.unshift(() => bridge.stop());
+    }
 
     const retention = setInterval(() => {
       store.retention().catch((err: unknown) => log(`retention: ${err instanceof Error ? err.message : String(err)}`));

@@ -10,7 +10,7 @@ import { fastDecode } from './decode';
 /** Default refusal size for one encoded event (UTF-8 bytes). */
 export const DEFAULT_MAX_EVENT_BYTES = 256 * 1024;
 
-const KINDS: ReadonlySet<string> = new Set(['cri', 'container', 'pod', 'node']);
+const KINDS: ReadonlySet<string> = new Set(['cri', 'container', 'pod', 'node', 'k8s']);
 
 export interface EventRow {
   seq: number;

@@ -11,6 +11,8 @@ import type { NodeEndpoint } from '@/server/config';
 import { criRuntime } from '@/server/engine/cri-runtime';
 import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
+import { computeSnapshotDrift } from '@/server/kube';
+import { driftJson } from '@/server/kube/snapshot';
 import { openStore } from '@/server/store';
 import type { Command } from '../command';
 import { criNodes, parse, parseDuration } from '../lib/args';
@@ -24,6 +26,7 @@ conditions, and per pod its phase, conditions and container statuses with the re
   --cri [NAME=]ENDPOINT   unix:///path, /path or tcp://host:port (repeatable)
   --json                  one JSON document on stdout (default: a readable summary)
   --timeout DURATION      deadline for each CRI call (default 10s)
+  --kubeconfig PATH       also read the API server and add "drift" to each pod and node
 
 Exit status: 0 on success; 1 with a one-line error when an endpoint cannot be read.`;
 
@@ -33,6 +36,8 @@ export interface SnapshotPod {
     Partial<Pick<V1PodStatus, 'podIP' | 'podIPs' | 'startTime' | 'qosClass'>>;
   why: { phase: string; conditions: Record<string, string>; containers: Record<string, string> };
   specSource: PodView['specSource'];
+  /** With --kubeconfig: where the API server and the runtime disagree (empty: they agree). */
+  drift?: ReturnType<typeof driftJson>;
 }
 
 export interface SnapshotNode {
@@ -42,9 +47,14 @@ export interface SnapshotNode {
   conditions: V1NodeCondition[];
   why: Record<string, string>;
   pods: SnapshotPod[];
+  drift?: ReturnType<typeof driftJson>;
 }
 
-export async function takeSnapshot(nodes: NodeEndpoint[], timeoutMs: number): Promise<{ nodes: SnapshotNode[] }> {
+export async function takeSnapshot(
+  nodes: NodeEndpoint[],
+  timeoutMs: number,
+  kubeconfig?: string,
+): Promise<{ nodes: SnapshotNode[] }> {
   const store = openStore({ path: ':memory:' });
   const engine = new Engine({
     store: engineStore(store),
@@ -69,7 +79,16 @@ export async function takeSnapshot(nodes: NodeEndpoint[], timeoutMs: number): Pr
         throw new Error(`cannot read node ${n?.name ?? i} at ${n?.endpoint ?? '?'}: ${reason}`);
       }
     });
-    return { nodes: nodes.map((n) => snapshotNode(engine.snapshot(), n)) };
+    const state = engine.snapshot();
+    const doc = { nodes: nodes.map((n) => snapshotNode(state, n)) };
+    if (kubeconfig) {
+      const drift = await computeSnapshotDrift(kubeconfig, state.nodes, { now: Date.now() });
+      for (const node of doc.nodes) {
+        node.drift = driftJson(drift.nodes[node.name]);
+        for (const pod of node.pods) pod.drift = driftJson(drift.pods[pod.metadata.uid]);
+      }
+    }
+    return doc;
   } finally {
     await engine.stop();
     store.close();
@@ -142,7 +161,7 @@ export const snapshotCommand: Command = {
       kubeconfig: { type: 'string' },
     });
     const nodes = criNodes(values.cri);
-    const doc = await takeSnapshot(nodes, parseDuration(values.timeout, '--timeout'));
+    const doc = await takeSnapshot(nodes, parseDuration(values.timeout, '--timeout'), values.kubeconfig);
     process.stdout.write(values.json ? `${JSON.stringify(toJsonValue(doc))}\n` : `${summary(doc)}\n`);
     return 0;
   },
