@@ -10,7 +10,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterState } from '@/lib/timeline/state';
 import type { DriverClock } from '@/server/driver/clock';
-import { clockDelay } from '@/server/driver/kill';
+import { clockDelay, raceClock } from '@/server/driver/kill';
 import type { SimCondition } from '@/server/sim';
 import { check, type Check, type EvalContext } from './evaluate';
 import { needsSimulator, parseDuration, type FaultKind, type Scenario, type Step } from './schema';
@@ -76,6 +76,9 @@ export interface ScenarioResult {
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_POLL_MS = 250;
+const EMPTY_STATE: ClusterState = { seq: 0, t: 0, nodes: {} };
+/** How long the runner waits for its pods to be gone at the end. */
+export const CLEANUP_TIMEOUT_MS = 120_000;
 
 export class ScenarioError extends Error {
   override name = 'ScenarioError';
@@ -164,9 +167,19 @@ export async function runScenario(
       DEFAULT_TIMEOUT_MS;
     const deadline = clock.now() + timeoutMs;
     for (;;) {
-      const state = await options.observe();
-      const ctx = ctxAt(state);
-      const checks = expectations.map((e) => check(ctx, e));
+      let checks: Check[];
+      try {
+        const ctx = ctxAt(await options.observe());
+        checks = expectations.map((e) => check(ctx, e));
+      } catch (err) {
+        // An observer that cannot read the runtime right now (it is hung, say): keep trying.
+        const observed = `observation failed: ${errorText(err)}`;
+        checks = expectations.map((e) => ({
+          ...check(ctxAt(EMPTY_STATE), e),
+          ok: false,
+          observed,
+        }));
+      }
       if (checks.every((c) => c.ok)) return { ok: true, checks };
       if (deletionErrors.length > 0) {
         return {
@@ -291,7 +304,9 @@ async function cleanUp(
       );
     }
   }
-  await Promise.all(deletions);
+  const done = await raceClock(options.clock, CLEANUP_TIMEOUT_MS, Promise.all(deletions));
+  if (done === 'timeout')
+    problems.push(`pods still being deleted after ${CLEANUP_TIMEOUT_MS / 1000}s of scenario time`);
   return problems;
 }
 
