@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ANNOTATIONS, LABELS } from '@/lib/kubelet/runtime';
 import { ManualClock } from './clock';
 import { Driver } from './driver';
-import { DriverRefusedError } from './safety';
+import { DEFAULT_VERSION } from '@/server/sim/server';
+import { DriverRefusedError, SIMULATOR_RUNTIME_NAMES } from './safety';
 import { FakeRuntime } from './testing/fake-runtime';
 import { advance, advanceUntil } from './testing/step';
 
@@ -33,6 +34,10 @@ function pod(
 }
 
 describe('safety', () => {
+  it('recognises the runtime name the simulator reports', () => {
+    expect(SIMULATOR_RUNTIME_NAMES).toContain(DEFAULT_VERSION.runtimeName);
+  });
+
   it('refuses a runtime that is not the simulator', async () => {
     const { driver, runtime } = setup({ runtimeName: 'containerd' });
     await expect(
