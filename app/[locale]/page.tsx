@@ -1,11 +1,20 @@
 import { setRequestLocale } from 'next-intl/server';
 import { ConsoleRoot } from '@/components/shell/ConsoleRoot';
+import { anchorDemo } from '@/components/data/demo-source';
 import { parseView } from '@/components/data/url-state';
 
 /**
  * The console. The view (selection, cursor time, filters, speed, source) comes from the URL so a
  * copied link reopens exactly that view; everything else happens in the browser.
  */
+/**
+ * The demo's world starts from the server's clock at request time; the URL then keeps that
+ * start. A server component renders once per request, so reading the clock here is stable.
+ */
+function requestTime(): number {
+  return Date.now();
+}
+
 export default async function ConsolePage({
   params,
   searchParams,
@@ -20,5 +29,5 @@ export default async function ConsolePage({
     if (typeof v === 'string') query.set(k, v);
     else if (Array.isArray(v) && v[0] !== undefined) query.set(k, v[0]);
   }
-  return <ConsoleRoot view={parseView(query)} />;
+  return <ConsoleRoot view={anchorDemo(parseView(query), requestTime())} />;
 }

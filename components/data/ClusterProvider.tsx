@@ -265,6 +265,7 @@ export function ClusterProvider({
   useEffect(() => {
     if (typeof window === 'undefined' || !buffer) return;
     const view: ViewState = { speed, filter, source: initialView.source };
+    if (initialView.demoStart !== undefined) view.demoStart = initialView.demoStart;
     if (selection) view.sel = selection;
     if (urlAt !== undefined) view.at = Math.round(urlAt);
     const params = writeView(view, new URLSearchParams(window.location.search));
@@ -275,7 +276,7 @@ export function ClusterProvider({
     }
     // Round while playing so the URL is not rewritten every frame.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [speed, filter, selection, urlKey, initialView.source, buffer]);
+  }, [speed, filter, selection, urlKey, initialView.source, initialView.demoStart, buffer]);
 
   const value: ClusterView = {
     sourceKind: initialView.source,

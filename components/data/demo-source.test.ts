@@ -100,3 +100,33 @@ describe('memory source', () => {
     expect(calls).toBe(0);
   });
 });
+
+describe('demo links', () => {
+  it('anchor a fresh demo, keep a recent anchor, renew a stale one, leave live alone', async () => {
+    const { anchorDemo, DEMO_HISTORY_MS } = await import('./demo-source');
+    const now = T0;
+    expect(anchorDemo({ source: 'demo' }, now)).toEqual({
+      source: 'demo',
+      demoStart: now - DEMO_HISTORY_MS,
+    });
+    expect(anchorDemo({ source: 'demo', demoStart: now - 3_600_000 }, now).demoStart).toBe(
+      now - 3_600_000,
+    );
+    expect(anchorDemo({ source: 'demo', demoStart: now - 7 * 3_600_000 }, now).demoStart).toBe(
+      now - DEMO_HISTORY_MS,
+    );
+    expect(anchorDemo({ source: 'demo', demoStart: now + 1 }, now).demoStart).toBe(
+      now - DEMO_HISTORY_MS,
+    );
+    expect(anchorDemo({ source: 'live' }, now)).toEqual({ source: 'live' });
+  });
+
+  it('replays the same events for the same anchor', async () => {
+    const start = T0 - 300_000;
+    const a = createDemoSource({ start, now: () => T0, timers: manualTimers().timers });
+    const b = createDemoSource({ start, now: () => T0 + 5_000, timers: manualTimers().timers });
+    const ea = await a.range({ from: start, to: T0 });
+    const eb = await b.range({ from: start, to: T0 });
+    expect(JSON.stringify(eb)).toBe(JSON.stringify(ea));
+  });
+});

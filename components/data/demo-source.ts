@@ -10,6 +10,8 @@ import { createDemoWorld } from './fixtures/demo';
 
 export interface DemoSourceOptions {
   now?: () => number;
+  /** When the scripted world began (default: `historyMs` ago). */
+  start?: number;
   historyMs?: number;
   seed?: number;
   /** How often new events are sent. */
@@ -21,6 +23,22 @@ export interface DemoSourceOptions {
 }
 
 export const DEMO_HISTORY_MS = 10 * 60_000;
+/** A demo link older than this starts a fresh world instead of replaying hours of script. */
+export const DEMO_LINK_MAX_AGE_MS = 6 * 3600_000;
+
+/**
+ * The demo world is anchored to a start time kept in the URL (`demo=`), so a copied demo link
+ * replays the same timeline. A view without one (or with a stale one) gets a fresh anchor.
+ */
+export function anchorDemo<V extends { source: string; demoStart?: number }>(
+  view: V,
+  now: number,
+): V {
+  if (view.source !== 'demo') return view;
+  const start = view.demoStart;
+  if (start !== undefined && start <= now && now - start <= DEMO_LINK_MAX_AGE_MS) return view;
+  return { ...view, demoStart: Math.round(now - DEMO_HISTORY_MS) };
+}
 
 export function createDemoSource(opts: DemoSourceOptions = {}): ClusterSource {
   const now = opts.now ?? (() => Date.now());
@@ -28,7 +46,7 @@ export function createDemoSource(opts: DemoSourceOptions = {}): ClusterSource {
     setInterval: (fn: () => void, ms: number) => setInterval(fn, ms),
     clearInterval: (h: unknown) => clearInterval(h as ReturnType<typeof setInterval>),
   };
-  const start = now() - (opts.historyMs ?? DEMO_HISTORY_MS);
+  const start = opts.start ?? now() - (opts.historyMs ?? DEMO_HISTORY_MS);
   const world = createDemoWorld({ start, seed: opts.seed ?? 7 });
   const initial = { ...emptyState(), t: start };
   const catchUp = () => world.advance(now());

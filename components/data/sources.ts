@@ -2,8 +2,9 @@
 import { createDemoSource } from './demo-source';
 import { createLiveSource } from './live-source';
 import type { ClusterSource } from './source';
-import type { SourceKind } from './url-state';
+import type { ViewState } from './url-state';
 
-export function createSource(kind: SourceKind): ClusterSource {
-  return kind === 'demo' ? createDemoSource() : createLiveSource();
+export function createSource(view: Pick<ViewState, 'source' | 'demoStart'>): ClusterSource {
+  if (view.source !== 'demo') return createLiveSource();
+  return createDemoSource(view.demoStart !== undefined ? { start: view.demoStart } : {});
 }

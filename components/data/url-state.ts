@@ -1,7 +1,8 @@
 /**
  * The view lives in the URL so a copied link reopens exactly that view:
  * `?sel=<data-id>&at=<ISO or epoch ms>&speed=4&node=…&pod=…&kind=…&reason=…&all=1&source=demo`.
- * A link with `at` opens paused at that moment, not live.
+ * A link with `at` opens paused at that moment, not live. A demo link also carries the moment its
+ * scripted world began (`demo=<epoch ms>`), so it replays the very same events.
  */
 import { isEventKind, type LogFilter } from '@/components/log/filter';
 import { DEFAULT_SPEED, nearestSpeed } from './cursor';
@@ -15,6 +16,8 @@ export interface ViewState {
   speed: number;
   filter: LogFilter;
   source: SourceKind;
+  /** The demo world's start (epoch ms), so a demo link reproduces the same timeline. */
+  demoStart?: number;
 }
 
 /** Accepts epoch milliseconds or any ISO 8601 / RFC 3339 time. */
@@ -50,6 +53,8 @@ export function parseView(params: URLSearchParams): ViewState {
   if (sel) view.sel = sel;
   const at = parseTime(params.get('at'));
   if (at !== undefined) view.at = at;
+  const demoStart = parseTime(params.get('demo'));
+  if (view.source === 'demo' && demoStart !== undefined) view.demoStart = demoStart;
   return view;
 }
 
@@ -73,5 +78,9 @@ export function writeView(
   set('reason', view.filter.reason);
   set('all', view.filter.followSelection ? undefined : '1');
   set('source', view.source === 'demo' ? 'demo' : undefined);
+  set(
+    'demo',
+    view.source === 'demo' && view.demoStart !== undefined ? String(view.demoStart) : undefined,
+  );
   return p;
 }

@@ -18,6 +18,9 @@ import { useStableSlots } from './use-stable-slots';
 import './diagram.css';
 
 export const CANVAS_THRESHOLD = 1500;
+/** Below this width the diagram grows downwards instead of shrinking to fit. */
+const NARROW = 600;
+const ZOOM_STRIP = 40;
 
 interface Transform {
   x: number;
@@ -37,11 +40,28 @@ export function Diagram() {
   const [focusId, setFocusId] = useState<string | undefined>(undefined);
 
   const slots = useStableSlots(state);
+  // On a phone the page scrolls: lay the cluster out for the width, as tall as it needs.
+  const narrow = size.width > 0 && size.width < NARROW;
   const vp = useMemo(
-    () => ({ width: Math.max(size.width, 1), height: Math.max(size.height, 1) }),
-    [size.width, size.height],
+    () => ({
+      width: Math.max(size.width, 1),
+      // A portrait page's worth of height picks the grid; the drawing then grows as needed.
+      height: narrow ? size.width * 1.6 : Math.max(size.height, 1),
+    }),
+    [size.width, size.height, narrow],
   );
   const layout: ClusterLayout = useMemo(() => layoutCluster(state, slots, vp), [state, slots, vp]);
+  // Fitting leaves the zoom buttons' strip on the right free (narrow screens scroll instead).
+  const fitVp = useMemo(
+    () =>
+      narrow
+        ? { width: vp.width, height: 1e6 }
+        : { width: vp.width - ZOOM_STRIP, height: vp.height },
+    [narrow, vp],
+  );
+  const tallHeight = narrow
+    ? Math.ceil(layout.height * fitTransform(layout, fitVp).k) + 32
+    : undefined;
   const mode = layout.podCount > CANVAS_THRESHOLD ? 'canvas' : 'svg';
   const detail = detailAt(transform.k);
 
@@ -80,14 +100,14 @@ export function Diagram() {
 
   const fit = useCallback(() => {
     userZoomed.current = false;
-    applyTransform(fitTransform(layout, vp));
-  }, [applyTransform, layout, vp]);
+    applyTransform(fitTransform(layout, fitVp));
+  }, [applyTransform, layout, fitVp]);
 
   // Fit on first draw and whenever the cluster's outline or the viewport changes, unless the
   // user has zoomed themselves.
   useEffect(() => {
-    if (!userZoomed.current && size.width > 0) applyTransform(fitTransform(layout, vp));
-  }, [applyTransform, layout.width, layout.height, vp, size.width]); // eslint-disable-line react-hooks/exhaustive-deps
+    if (!userZoomed.current && size.width > 0) applyTransform(fitTransform(layout, fitVp));
+  }, [applyTransform, layout.width, layout.height, fitVp, size.width]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const zoomBy = (factor: number) => {
     const el = mode === 'svg' ? svgRef.current : canvasRef.current;
@@ -127,7 +147,11 @@ export function Diagram() {
 
   const empty = layout.nodes.length === 0;
   return (
-    <div className="ps-diagram" ref={box}>
+    <div
+      className={narrow ? 'ps-diagram is-tall' : 'ps-diagram'}
+      ref={box}
+      style={tallHeight !== undefined ? { height: Math.min(tallHeight, 1600) } : undefined}
+    >
       {mode === 'svg' ? (
         <SvgScene
           ref={svgRef}

@@ -137,7 +137,9 @@ export function EventLog() {
                 >
                   <RelativeTime className="ps-log-time" t={e.t} reference={reference} narrow />
                   <StateIcon tone={row.tone} size={11} />
-                  <span className={`ps-log-kind ps-kind-${e.kind}`}>{t(`kind.${e.kind}`)}</span>
+                  <span className={`ps-log-kind ps-kind-${e.kind}`} title={t(`kind.${e.kind}`)}>
+                    {t(`kindShort.${e.kind}`)}
+                  </span>
                   {scopedToContainer ? null : (
                     <span className="ps-log-object" title={`${row.node} · ${object}`}>
                       {object}

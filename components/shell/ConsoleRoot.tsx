@@ -11,10 +11,9 @@ import type { ViewState } from '@/components/data/url-state';
 import { Console } from './Console';
 
 export function ConsoleRoot({ view }: { view: ViewState }) {
-  const source = useMemo(() => createSource(view.source), [view.source]);
   const locale = useLocale();
   const messages = useMessages();
-  // Times are shown in the reader's zone; nothing time-dependent renders on the server.
+  const source = useMemo(() => createSource(view), [view]);
   const timeZone = useMemo(
     () => (typeof Intl !== 'undefined' ? Intl.DateTimeFormat().resolvedOptions().timeZone : 'UTC'),
     [],
