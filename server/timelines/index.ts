@@ -1,0 +1,10 @@
+/**
+ * server/timelines — shareable incident timelines over the store: save, list, get, annotate,
+ * delete, export (file, gzip) and import (validated, all or nothing). The file format is
+ * lib/timeline/file (FORMAT.md).
+ */
+export { TimelinesService, fileStem } from './service';
+export type { ExportedFile, TimelinesOptions, TimelinesStore } from './service';
+export { decodeUpload, decodeTextUpload } from './decode';
+export { bindTimelines, timelinesFor, runtimeTimelines } from './registry';
+export { PODSCOPE_VERSION } from './version';

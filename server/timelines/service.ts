@@ -1,0 +1,127 @@
+/**
+ * Saved incident timelines over the store: save a period of the live recording, read, annotate,
+ * delete, export as a file, import a file. Stateless: everything lives in the store.
+ */
+import { gzipSync } from 'node:zlib';
+import {
+  buildTimelineFile,
+  serializeTimelineFile,
+  type FileLimits,
+  type TimelineFile,
+} from '@/lib/timeline/file';
+import type {
+  Annotation,
+  AnnotationInput,
+  SaveTimelineInput,
+  SavedTimeline,
+  SavedTimelineSummary,
+  TimelineStore,
+} from '@/server/store';
+import { decodeTextUpload, decodeUpload } from './decode';
+import { PODSCOPE_VERSION } from './version';
+import { writeImportedTimeline } from './writer';
+
+/** The parts of TimelineStore the service uses. */
+export type TimelinesStore = Pick<
+  TimelineStore,
+  'path' | 'saveTimeline' | 'getTimeline' | 'listTimelines' | 'deleteTimeline' | 'addAnnotation'
+>;
+
+export interface ExportedFile {
+  body: Buffer;
+  /** A safe file name: the title's letters and digits, then the id. */
+  filename: string;
+  contentType: string;
+}
+
+export interface TimelinesOptions {
+  version?: string;
+  limits?: Partial<FileLimits>;
+}
+
+export class TimelinesService {
+  private readonly version: string;
+
+  constructor(
+    private readonly store: TimelinesStore,
+    private readonly options: TimelinesOptions = {},
+  ) {
+    this.version = options.version ?? PODSCOPE_VERSION;
+  }
+
+  save(input: SaveTimelineInput): SavedTimelineSummary {
+    return this.store.saveTimeline(input);
+  }
+
+  list(): SavedTimelineSummary[] {
+    return this.store.listTimelines();
+  }
+
+  get(id: string): SavedTimeline {
+    return this.store.getTimeline(id);
+  }
+
+  annotate(id: string, annotation: AnnotationInput): Annotation {
+    return this.store.addAnnotation(id, annotation);
+  }
+
+  delete(id: string): boolean {
+    return this.store.deleteTimeline(id);
+  }
+
+  /** The saved timeline as a self-contained file (FORMAT.md). */
+  exportFile(id: string): TimelineFile {
+    const saved = this.store.getTimeline(id);
+    return buildTimelineFile({
+      title: saved.title,
+      notes: saved.notes,
+      createdAt: saved.createdAt,
+      from: saved.from,
+      to: saved.to,
+      initialState: saved.initialState,
+      events: saved.events,
+      annotations: saved.annotations,
+      podscope: this.version,
+      kind: 'saved',
+    });
+  }
+
+  exportBytes(id: string, options: { gzip?: boolean } = {}): ExportedFile {
+    const file = this.exportFile(id);
+    const json = Buffer.from(serializeTimelineFile(file), 'utf8');
+    const name = `${fileStem(file.title)}-${id.slice(0, 8)}.podscope.json`;
+    if (options.gzip) {
+      return { body: gzipSync(json), filename: `${name}.gz`, contentType: 'application/gzip' };
+    }
+    return { body: json, filename: name, contentType: 'application/json; charset=utf-8' };
+  }
+
+  /** Validates and stores a file (plain or gzip bytes). Throws TimelineFileError, storing nothing. */
+  importBytes(bytes: Uint8Array): SavedTimelineSummary {
+    return this.store_(decodeUpload(bytes, this.options.limits));
+  }
+
+  /** Like importBytes, for JSON text or base64 (gzip or plain) sent as a string. */
+  importText(text: string): SavedTimelineSummary {
+    return this.store_(decodeTextUpload(text, this.options.limits));
+  }
+
+  /** Stores an already-validated file. */
+  importFile(file: TimelineFile): SavedTimelineSummary {
+    return this.store_(file);
+  }
+
+  private store_(file: TimelineFile): SavedTimelineSummary {
+    return writeImportedTimeline(this.store.path, file, file.createdAt);
+  }
+}
+
+/** Letters, digits and dashes from the title (any script), at most 60 characters. */
+export function fileStem(title: string): string {
+  const stem = title
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  return stem || 'timeline';
+}
