@@ -31,6 +31,7 @@ import {
 import { parseEndpoint } from './endpoint';
 import type { ParsedEndpoint } from './endpoint';
 import { CriError, toCriError } from './errors';
+import { containerListDecoder, sandboxListDecoder } from './list-cache';
 import type { ContainerFilter } from './generated/runtime/v1/ContainerFilter';
 import type { ImageServiceDefinition } from './generated/runtime/v1/ImageService';
 import type { PodSandboxFilter } from './generated/runtime/v1/PodSandboxFilter';
@@ -144,6 +145,9 @@ export class CriClient {
   private readonly defs: Definitions;
   private readonly timeoutMs: number;
   private closed = false;
+  /** Unfiltered lists reuse the records whose bytes did not change (list-cache.ts). */
+  private readonly sandboxList = sandboxListDecoder();
+  private readonly containerList = containerListDecoder();
 
   constructor(endpoint: string, options: CriClientOptions = {}) {
     this.parsed = parseEndpoint(endpoint);
@@ -305,6 +309,10 @@ export class CriClient {
     filter?: ListSandboxFilter,
     options?: CallOptions,
   ): Promise<RuntimeSandbox[]> {
+    if (!filter) {
+      const bytes = await this.raw('ListPodSandbox', { filter: null }, options);
+      return this.decodeList('ListPodSandbox', () => this.sandboxList.decode(bytes));
+    }
     const res = await this.unary('ListPodSandbox', { filter: sandboxFilter(filter) }, options);
     return res.items.map(toRuntimeSandbox);
   }
@@ -325,8 +333,27 @@ export class CriClient {
     filter?: ListContainerFilter,
     options?: CallOptions,
   ): Promise<RuntimeContainer[]> {
+    if (!filter) {
+      const bytes = await this.raw('ListContainers', { filter: null }, options);
+      return this.decodeList('ListContainers', () => this.containerList.decode(bytes));
+    }
     const res = await this.unary('ListContainers', { filter: containerFilter(filter) }, options);
     return res.containers.map(toRuntimeContainer);
+  }
+
+  /** An answer that does not parse fails as grpc-js fails it: INTERNAL, parsing error. */
+  private decodeList<T>(rpc: string, decode: () => T): T {
+    try {
+      return decode();
+    } catch (err) {
+      throw new CriError({
+        endpoint: this.endpoint,
+        rpc,
+        code: GrpcStatus.INTERNAL,
+        details: `Response message parsing error: ${err instanceof Error ? err.message : String(err)}`,
+        cause: err,
+      });
+    }
   }
 
   /**

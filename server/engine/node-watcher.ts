@@ -10,7 +10,12 @@
  * - With GetContainerEvents the stream is a hint to relist now; a slow full relist keeps it
  *   honest. UNIMPLEMENTED or a broken stream falls back to polling at the relist period.
  */
-import type { RuntimeContainer, RuntimeInfo, RuntimePodStatus, RuntimeSandbox } from '@/lib/kubelet/runtime';
+import type {
+  RuntimeContainer,
+  RuntimeInfo,
+  RuntimePodStatus,
+  RuntimeSandbox,
+} from '@/lib/kubelet/runtime';
 import { containerTransitions, planInspection, sandboxTransitions, type Transition } from './diff';
 import type { RuntimeClient, RuntimeStatusReport } from './runtime-client';
 
@@ -44,7 +49,12 @@ export interface RelistOutcome {
 export interface WatcherSink {
   relisted(outcome: RelistOutcome): void;
   relistFailed(node: string, at: number, error: Error, firstFailure: boolean): void;
-  statusRead(node: string, at: number, status: RuntimeStatusReport | undefined, error?: Error): void;
+  statusRead(
+    node: string,
+    at: number,
+    status: RuntimeStatusReport | undefined,
+    error?: Error,
+  ): void;
   connected(node: string, info: RuntimeInfo): void;
   modeChanged(node: string, mode: 'events' | 'polling', reason: string): void;
   skippedTick(node: string): void;
@@ -211,17 +221,34 @@ export class NodeWatcher {
     source: 'relist' | 'events',
   ): Promise<RelistOutcome> {
     const plan = planInspection(this.containers, listedContainers, this.sandboxes, listedSandboxes);
-    const sandboxOf = new Map(listedContainers.map((c) => [c.id, c.sandboxId]));
+    if (
+      plan.containers.length === 0 &&
+      plan.sandboxes.length === 0 &&
+      this.retryPods.size === 0 &&
+      this.sameIds(listedSandboxes, listedContainers)
+    ) {
+      // Nothing to inspect, nothing appeared or vanished: the held records stand as they are and
+      // no transition is possible (the steady state of a quiet node, most relists).
+      return this.outcome(startedAt, source, [], new Set(), this.containers);
+    }
+    const planned = new Set(plan.containers);
+    const sandboxOf = new Map<string, string>();
+    for (const c of listedContainers) if (planned.has(c.id)) sandboxOf.set(c.id, c.sandboxId);
     const inspectedContainers = await this.inspectAll(plan.containers, (id) =>
       this.client.containerStatus(id, sandboxOf.get(id) ?? ''),
     );
-    const inspectedSandboxes = await this.inspectAll(plan.sandboxes, (id) => this.client.podSandboxStatus(id));
+    const inspectedSandboxes = await this.inspectAll(plan.sandboxes, (id) =>
+      this.client.podSandboxStatus(id),
+    );
 
     const sandboxes = new Map<string, RuntimeSandbox>();
     for (const s of listedSandboxes) {
       const fresh = inspectedSandboxes.get(s.id);
       const prev = this.sandboxes.get(s.id);
-      sandboxes.set(s.id, fresh ?? (prev && prev.state === s.state ? prev : { ...s, inspected: false }));
+      sandboxes.set(
+        s.id,
+        fresh ?? (prev && prev.state === s.state ? prev : { ...s, inspected: false }),
+      );
     }
     const uidOfSandbox = (id: string) => sandboxes.get(id)?.uid ?? this.sandboxes.get(id)?.uid;
 
@@ -231,7 +258,7 @@ export class NodeWatcher {
       const fresh = inspectedContainers.get(c.id);
       const prev = this.containers.get(c.id);
       if (fresh) containers.set(c.id, fresh);
-      else if (plan.containers.includes(c.id)) {
+      else if (planned.has(c.id)) {
         // Inspection failed: keep the old record (the diff repeats next pass) or, if new, hold
         // the listed record back so it is reported once it can be read.
         const uid = podUidOf(c, uidOfSandbox);
@@ -245,46 +272,111 @@ export class NodeWatcher {
     this.retryPods.clear();
     for (const uid of failed) this.retryPods.add(uid);
 
-    for (const id of new Set([...this.sandboxes.keys(), ...sandboxes.keys()])) {
-      for (const tr of sandboxTransitions(this.sandboxes.get(id), sandboxes.get(id))) {
-        transitions.push(tr);
-        touched.add(tr.podUid);
-      }
-    }
-    for (const id of new Set([...this.containers.keys(), ...containers.keys()])) {
-      const old = this.containers.get(id);
-      const now = containers.get(id);
-      // A container that vanished because its inspection failed is not gone: it was kept above.
-      const uid = podUidOf((now ?? old) as RuntimeContainer, uidOfSandbox);
-      if (!uid) continue;
-      for (const tr of containerTransitions(old, now, uid)) {
-        transitions.push(tr);
-        touched.add(uid);
-      }
-    }
+    // Sandboxes and containers that vanished, then every current one (same order as before:
+    // old ids first, in their order, then new ids).
+    for (const id of this.sandboxes.keys()) this.sandboxDiff(id, sandboxes, transitions, touched);
+    for (const id of sandboxes.keys())
+      if (!this.sandboxes.has(id)) this.sandboxDiff(id, sandboxes, transitions, touched);
+    for (const id of this.containers.keys())
+      this.containerDiff(id, containers, uidOfSandbox, transitions, touched);
+    for (const id of containers.keys())
+      if (!this.containers.has(id))
+        this.containerDiff(id, containers, uidOfSandbox, transitions, touched);
     for (const uid of failed) touched.add(uid);
 
     const previousContainers = this.containers;
     this.sandboxes = sandboxes;
     this.containers = containers;
+    return this.outcome(startedAt, source, transitions, touched, previousContainers);
+  }
 
-    const pods = groupPods(sandboxes, containers, uidOfSandbox);
+  /** Whether the lists name exactly the ids held now (sizes match and every listed id is held). */
+  private sameIds(
+    listedSandboxes: readonly RuntimeSandbox[],
+    listedContainers: readonly RuntimeContainer[],
+  ): boolean {
+    if (
+      listedSandboxes.length !== this.sandboxes.size ||
+      listedContainers.length !== this.containers.size
+    )
+      return false;
+    for (const s of listedSandboxes) if (!this.sandboxes.has(s.id)) return false;
+    for (const c of listedContainers) if (!this.containers.has(c.id)) return false;
+    return true;
+  }
+
+  private sandboxDiff(
+    id: string,
+    now: ReadonlyMap<string, RuntimeSandbox>,
+    out: Transition[],
+    touched: Set<string>,
+  ): void {
+    for (const tr of sandboxTransitions(this.sandboxes.get(id), now.get(id))) {
+      out.push(tr);
+      touched.add(tr.podUid);
+    }
+  }
+
+  private containerDiff(
+    id: string,
+    now: ReadonlyMap<string, RuntimeContainer>,
+    uidOfSandbox: (id: string) => string | undefined,
+    out: Transition[],
+    touched: Set<string>,
+  ): void {
+    const old = this.containers.get(id);
+    const current = now.get(id);
+    // A container that vanished because its inspection failed is not gone: it was kept above.
+    const c = current ?? old;
+    if (!c) return;
+    const uid = podUidOf(c, uidOfSandbox);
+    if (!uid) return;
+    for (const tr of containerTransitions(old, current, uid)) {
+      out.push(tr);
+      touched.add(uid);
+    }
+  }
+
+  /**
+   * The outcome of a pass over the records now held. Pods are grouped on first use only: the
+   * engine asks for the touched and time-due ones, and a quiet relist usually has neither.
+   */
+  private outcome(
+    startedAt: number,
+    source: 'relist' | 'events',
+    transitions: Transition[],
+    touched: Set<string>,
+    previousContainers: ReadonlyMap<string, RuntimeContainer>,
+  ): RelistOutcome {
+    const sandboxes = this.sandboxes;
+    const containers = this.containers;
+    const uidOfSandbox = (id: string) => sandboxes.get(id)?.uid;
+    let pods: Map<string, RuntimePodStatus> | undefined;
     const removed = new Set<string>();
-    for (const uid of touched) if (!pods.has(uid)) removed.add(uid);
+    if (touched.size > 0) {
+      pods = groupPods(sandboxes, containers, uidOfSandbox);
+      for (const uid of touched) if (!pods.has(uid)) removed.add(uid);
+    }
     return {
       node: this.name,
       startedAt,
       finishedAt: this.clock.now(),
       source,
       transitions,
-      pods,
+      get pods() {
+        pods ??= groupPods(sandboxes, containers, uidOfSandbox);
+        return pods;
+      },
       touched,
       removed,
       previousContainers,
     };
   }
 
-  private async inspectAll<T>(ids: string[], read: (id: string) => Promise<T>): Promise<Map<string, T>> {
+  private async inspectAll<T>(
+    ids: string[],
+    read: (id: string) => Promise<T>,
+  ): Promise<Map<string, T>> {
     const out = new Map<string, T>();
     let next = 0;
     const worker = async () => {
@@ -329,18 +421,24 @@ export class NodeWatcher {
         this.sink.modeChanged(
           this.name,
           'polling',
-          unimplemented ? 'GetContainerEvents is UNIMPLEMENTED by this runtime' : `event stream broke: ${message(err)}`,
+          unimplemented
+            ? 'GetContainerEvents is UNIMPLEMENTED by this runtime'
+            : `event stream broke: ${message(err)}`,
         );
       }
       if (unimplemented) return;
       this.streamFailures++;
-      const delay = STREAM_RETRY_MS[Math.min(this.streamFailures - 1, STREAM_RETRY_MS.length - 1)] ?? 30_000;
+      const delay =
+        STREAM_RETRY_MS[Math.min(this.streamFailures - 1, STREAM_RETRY_MS.length - 1)] ?? 30_000;
       this.timers.push(setTimeout(() => void this.watchEvents(), delay));
     }
   }
 }
 
-function podUidOf(c: RuntimeContainer, uidOfSandbox: (id: string) => string | undefined): string | undefined {
+function podUidOf(
+  c: RuntimeContainer,
+  uidOfSandbox: (id: string) => string | undefined,
+): string | undefined {
   return c.labels['io.kubernetes.pod.uid'] ?? uidOfSandbox(c.sandboxId);
 }
 
@@ -362,7 +460,11 @@ function groupPods(
   for (const c of containers.values()) {
     const uid = podUidOf(c, uidOfSandbox);
     if (!uid) continue;
-    pod(uid, c.labels['io.kubernetes.pod.name'] ?? '', c.labels['io.kubernetes.pod.namespace'] ?? '').containers.push(c);
+    pod(
+      uid,
+      c.labels['io.kubernetes.pod.name'] ?? '',
+      c.labels['io.kubernetes.pod.namespace'] ?? '',
+    ).containers.push(c);
   }
   for (const p of pods.values()) {
     p.sandboxes.sort((a, b) => b.createdAt - a.createdAt);

@@ -1,0 +1,208 @@
+/**
+ * The real console server for the benchmarks: `next start` on a loopback port with its own data
+ * directory, configured by environment like `npm start`, plus a tiny tRPC-over-HTTP client and
+ * the memory of the server's process tree.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decode } from '@/lib/timeline/codec';
+import { sleep } from './stats';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** `next build` unless .next already holds a build of these sources (scripts/lib/prepare.mjs). */
+export function ensureBuild(): void {
+  const r = spawnSync(
+    process.execPath,
+    ['-e', "import('./scripts/lib/prepare.mjs').then((m) => m.ensureBuild())"],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    },
+  );
+  if (r.status !== 0) throw new Error(`next build failed (exit ${r.status ?? r.signal})`);
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServerOptions {
+  env: Record<string, string>;
+  /** Print the server's output (default: only when it fails to start). */
+  verbose?: boolean;
+}
+
+export class ConsoleServer {
+  private output = '';
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly port: number,
+    readonly dataDir: string,
+  ) {
+    const keep = (chunk: Buffer) => {
+      this.output = (this.output + chunk.toString()).slice(-20_000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get pid(): number {
+    return this.child.pid ?? 0;
+  }
+
+  static async start(options: ServerOptions): Promise<ConsoleServer> {
+    const port = await freePort();
+    const dataDir = mkdtempSync(join(tmpdir(), 'podscope-bench-server-'));
+    const child = spawn(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/next/dist/bin/next'),
+        'start',
+        '-H',
+        '127.0.0.1',
+        '-p',
+        String(port),
+      ],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          NODE_ENV: 'production',
+          NEXT_TELEMETRY_DISABLED: '1',
+          PODSCOPE_PORT: String(port),
+          PODSCOPE_DATA_DIR: dataDir,
+          ...options.env,
+        },
+        stdio: [
+          'ignore',
+          options.verbose ? 'inherit' : 'pipe',
+          options.verbose ? 'inherit' : 'pipe',
+        ],
+      },
+    );
+    const server = new ConsoleServer(child, port, dataDir);
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      if (child.exitCode !== null)
+        throw new Error(`console server exited (${child.exitCode}):\n${server.output}`);
+      try {
+        const res = await fetch(`${server.url}/api/healthz`);
+        if (res.status === 200 || res.status === 503) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) {
+        await server.stop();
+        throw new Error(`console server did not answer within 120 s:\n${server.output}`);
+      }
+      await sleep(250);
+    }
+    return server;
+  }
+
+  /** A tRPC query over HTTP (GET), decoded with the console's codec. */
+  async query<T>(path: string, input?: unknown): Promise<T> {
+    const q = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
+    const res = await fetch(`${this.url}/api/trpc/${path}${q}`);
+    return this.result<T>(path, res);
+  }
+
+  async mutate<T>(path: string, input: unknown): Promise<T> {
+    const res = await fetch(`${this.url}/api/trpc/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(input),
+    });
+    return this.result<T>(path, res);
+  }
+
+  private async result<T>(path: string, res: Response): Promise<T> {
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${path}: HTTP ${res.status}: ${text.slice(0, 500)}`);
+    return decode<{ result: { data: T } }>(text).result.data;
+  }
+
+  /** Resident memory of the server and every process under it, MiB (Linux /proc). */
+  rssMb(): number {
+    return treeRssKb(this.pid) / 1024;
+  }
+
+  /** CPU time of the server process so far, ms (utime + stime from /proc). */
+  cpuMs(): number {
+    return procCpuMs(this.pid);
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+      this.child.kill('SIGTERM');
+      const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+function children(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) out.push(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return out;
+}
+
+export function treeRssKb(pid: number): number {
+  let kb = 0;
+  const stack = [pid];
+  while (stack.length > 0) {
+    const p = stack.pop() as number;
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      kb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    } catch {
+      continue;
+    }
+    stack.push(...children(p));
+  }
+  return kb;
+}
+
+const TICKS_PER_SECOND = 100;
+
+export function procCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat; after "pid (comm) " they are at 11 and 12.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}

@@ -1,0 +1,251 @@
+/**
+ * `npm run bench`: every benchmark, one after the other (they must not share the machine's two
+ * cores with each other), then bench/results/latest.json and a table on stdout.
+ *
+ *   npm run bench                         # everything (~15–20 min)
+ *   npm run bench -- --only relist,store  # some suites: relist, capacity, latency, scale, store, seek
+ *   npm run bench -- --quick              # shorter windows and fewer repetitions (a smoke run)
+ *   npm run bench -- --profile            # also write CPU profiles next to the results
+ *   npm run bench -- --out FILE           # write the JSON elsewhere
+ *
+ * The result keys are a stable contract (README "Benchmarks"); suites that were not run keep
+ * the key with null. Every figure is a median of repetitions; `repetitions` says how many.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, loadavg, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { ensureBuild, ROOT } from './lib/server';
+import { benchCapacity } from './suites/capacity';
+import { benchLatency } from './suites/latency';
+import { benchRelist } from './suites/relist';
+import { benchScale } from './suites/scale';
+import { benchStoreAppend, benchStoreSeek } from './suites/store';
+
+export const RESULT_KEYS = [
+  'relist_cpu_ms_per_node',
+  'relist_cpu_ms_per_node_churn',
+  'relist_wire_floor_ratio',
+  'nodes_held_1s',
+  'event_to_dom_ms_p50',
+  'event_to_dom_ms_p95',
+  'event_to_dom_poll_ms_p50',
+  'stream_bytes_per_transition',
+  'snapshot_bytes_10k_pods',
+  'ui_frame_ms_p95_10k_pods',
+  'seek_ms_p95_1m_events',
+  'store_events_per_s',
+  'server_rss_mb_at_nodes_held',
+] as const;
+export type ResultKey = (typeof RESULT_KEYS)[number];
+
+/** The project's targets (the brief): `max` ≤, `min` ≥. */
+export const TARGETS: Partial<Record<ResultKey, { max?: number; min?: number }>> = {
+  relist_wire_floor_ratio: { max: 3 },
+  nodes_held_1s: { min: 300 },
+  event_to_dom_ms_p50: { max: 100 },
+  event_to_dom_poll_ms_p50: { max: 600 },
+  stream_bytes_per_transition: { max: 300 },
+  ui_frame_ms_p95_10k_pods: { max: 33 },
+  seek_ms_p95_1m_events: { max: 100 },
+  store_events_per_s: { min: 20_000 },
+};
+
+const UNITS: Record<ResultKey, string> = {
+  relist_cpu_ms_per_node: 'ms CPU',
+  relist_cpu_ms_per_node_churn: 'ms CPU',
+  relist_wire_floor_ratio: '×',
+  nodes_held_1s: 'nodes',
+  event_to_dom_ms_p50: 'ms',
+  event_to_dom_ms_p95: 'ms',
+  event_to_dom_poll_ms_p50: 'ms',
+  stream_bytes_per_transition: 'B',
+  snapshot_bytes_10k_pods: 'B',
+  ui_frame_ms_p95_10k_pods: 'ms',
+  seek_ms_p95_1m_events: 'ms',
+  store_events_per_s: 'events/s',
+  server_rss_mb_at_nodes_held: 'MiB',
+};
+
+const SUITES = ['store', 'relist', 'latency', 'scale', 'capacity', 'seek'] as const;
+type Suite = (typeof SUITES)[number];
+
+interface Args {
+  only: Set<Suite>;
+  quick: boolean;
+  profile: boolean;
+  out: string;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = {
+    only: new Set(SUITES),
+    quick: false,
+    profile: false,
+    out: join(ROOT, 'bench/results/latest.json'),
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--quick') args.quick = true;
+    else if (a === '--profile') args.profile = true;
+    else if (a === '--only' || a === '--out') {
+      const v = argv[++i];
+      if (!v) throw new Error(`${a} needs a value`);
+      if (a === '--out') args.out = v;
+      else {
+        const names = v.split(',').map((s) => s.trim());
+        for (const n of names)
+          if (!(SUITES as readonly string[]).includes(n))
+            throw new Error(`unknown suite "${n}" (${SUITES.join(', ')})`);
+        args.only = new Set(names as Suite[]);
+      }
+    } else throw new Error(`unknown argument "${a}"`);
+  }
+  return args;
+}
+
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+export async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  const started = Date.now();
+  const results: Record<ResultKey, number | null> = Object.fromEntries(
+    RESULT_KEYS.map((k) => [k, null]),
+  ) as Record<ResultKey, number | null>;
+  const details: Record<string, unknown> = {};
+  const durations: Record<string, number> = {};
+  const errors: Record<string, string> = {};
+  const repetitions: Record<string, string> = {};
+  const machine = {
+    cores: cpus().length,
+    cpu_model: cpus()[0]?.model ?? 'unknown',
+    memory_gb: Math.round(totalmem() / 2 ** 30),
+    free_memory_gb_at_start: Math.round((freemem() / 2 ** 30) * 10) / 10,
+    load_average_at_start: loadavg().map((x) => Math.round(x * 100) / 100),
+    load_average_at_end: [] as number[],
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
+  log(
+    `cores ${machine.cores}, load average ${machine.load_average_at_start.join(' ')}, node ${machine.node}`,
+  );
+  const quick = args.quick;
+  const profileDir = dirname(args.out);
+
+  const run = async (suite: Suite, fn: () => Promise<object> | object) => {
+    if (!args.only.has(suite)) return;
+    log(`── ${suite}`);
+    const t0 = Date.now();
+    try {
+      const r = await fn();
+      for (const [k, v] of Object.entries(r)) {
+        if (k === 'details') details[suite] = v;
+        else if ((RESULT_KEYS as readonly string[]).includes(k))
+          results[k as ResultKey] = typeof v === 'number' && Number.isFinite(v) ? v : null;
+      }
+    } catch (err) {
+      errors[suite] = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      log(`${suite} failed: ${errors[suite]}`);
+    }
+    durations[suite] = Math.round((Date.now() - t0) / 100) / 10;
+    log(`   ${suite}: ${durations[suite]} s`);
+  };
+
+  if (['latency', 'scale', 'capacity'].some((s) => args.only.has(s as Suite))) {
+    log('building the console if its sources changed (next build) …');
+    ensureBuild();
+  }
+
+  const storeRuns = quick ? 2 : 5;
+  repetitions.store_events_per_s = `median of ${storeRuns} runs of 100,000 events each`;
+  await run('store', () => benchStoreAppend(storeRuns));
+
+  const relistReps = quick ? 3 : 9;
+  const perRep = quick ? 15 : 40;
+  repetitions.relist = `median of ${relistReps} blocks of ${perRep} relists (mean per block); floor and quiet blocks alternate`;
+  await run('relist', () => benchRelist({ reps: relistReps, perRep }));
+
+  const samples = quick ? 7 : 25;
+  repetitions.event_to_dom = `${samples} changes per mode; p50/p95 over the samples`;
+  await run('latency', () => benchLatency({ samples, log }));
+
+  const uiReps = quick ? 2 : 5;
+  repetitions.scale = `snapshot: one (deterministic size); stream: one ${quick ? 10 : 20} s window; ui: median of ${uiReps} pans' p95`;
+  await run('scale', () =>
+    benchScale({
+      reps: uiReps,
+      streamWindowS: quick ? 10 : 20,
+      log,
+      ...(args.profile ? { profilePath: join(profileDir, 'ui-pan.cpuprofile') } : {}),
+    }),
+  );
+
+  repetitions.nodes_held_1s = quick
+    ? 'search windows 10 s, confirmation 20 s'
+    : 'search windows 20 s, confirmation 60 s; held = no skipped tick and every node relisted ≥ (window − 2) times';
+  await run('capacity', () =>
+    benchCapacity({
+      log,
+      ...(quick ? { searchWindowS: 10, confirmWindowS: 20, ladder: [50, 100, 200, 300, 400] } : {}),
+    }),
+  );
+
+  const seekRuns = quick ? 2 : 5;
+  repetitions.seek_ms_p95_1m_events = `median over ${seekRuns} runs of each run's p95 (200 random moments per run)`;
+  await run('seek', () => benchStoreSeek(seekRuns, quick ? 200_000 : 1_000_000));
+
+  machine.load_average_at_end = loadavg().map((x) => Math.round(x * 100) / 100);
+  const targets = Object.fromEntries(
+    Object.entries(TARGETS).map(([k, t]) => {
+      const v = results[k as ResultKey];
+      const met =
+        v === null
+          ? null
+          : t.max !== undefined
+            ? v <= t.max
+            : t.min !== undefined
+              ? v >= t.min
+              : null;
+      return [k, { ...t, met }];
+    }),
+  );
+  const doc = {
+    schema: 'podscope-bench/1',
+    generated_at: new Date().toISOString(),
+    quick,
+    ...results,
+    machine,
+    repetitions,
+    targets,
+    durations_s: { ...durations, total: Math.round((Date.now() - started) / 1000) },
+    ...(Object.keys(errors).length > 0 ? { errors } : {}),
+    details,
+  };
+  mkdirSync(dirname(args.out), { recursive: true });
+  writeFileSync(args.out, `${JSON.stringify(doc, null, 2)}\n`);
+  printTable(results, targets);
+  log(`wrote ${args.out} (${doc.durations_s.total} s)`);
+  return Object.keys(errors).length > 0 ? 1 : 0;
+}
+
+function printTable(
+  results: Record<ResultKey, number | null>,
+  targets: Record<string, { max?: number; min?: number; met: boolean | null }>,
+): void {
+  const rows = RESULT_KEYS.map((k) => {
+    const v = results[k];
+    const t = targets[k];
+    const target = t ? (t.max !== undefined ? `≤ ${t.max}` : `≥ ${t.min}`) : '';
+    const status = !t || t.met === null ? '' : t.met ? 'met' : 'MISSED';
+    return [k, v === null ? '—' : String(v), UNITS[k], target, status];
+  });
+  const widths = [0, 1, 2, 3, 4].map((i) =>
+    Math.max(
+      ...rows.map((r) => (r[i] ?? '').length),
+      ['key', 'value', 'unit', 'target', ''][i]?.length ?? 0,
+    ),
+  );
+  const line = (r: string[]) =>
+    r.map((c, i) => (i === 1 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ');
+  process.stdout.write(`${line(['key', 'value', 'unit', 'target', ''])}\n`);
+  for (const r of rows) process.stdout.write(`${line(r)}\n`);
+}

@@ -1,0 +1,154 @@
+/**
+ * event_to_dom_ms_p50 / _p95 and event_to_dom_poll_ms_p50: from a container's state change in the
+ * simulator to the console's DOM showing it.
+ *
+ * The real server (`next start`) watches two simulated nodes of 4 pods × 3 containers in the
+ * simulator process: one answers GetContainerEvents (the engine relists on each event), the
+ * other answers UNIMPLEMENTED like containerd 1.6 (the engine polls every second). Chromium shows
+ * the live console at /en; every container is drawn with its `data-id` / `data-state`.
+ *
+ * Each sample: the page arms a MutationObserver for one container's pill; the simulator changes
+ * that container (kills a running one, or starts the next attempt of an exited one) and notes
+ * the wall-clock time; the page notes the wall-clock time at which the pill's data-state shows
+ * the new state. Both clocks are this machine's. Samples are spaced by random pauses so the
+ * polling path sees every phase of its relist period.
+ */
+import type { Page } from '@playwright/test';
+import { launchChromium } from '../lib/browser';
+import { ConsoleServer } from '../lib/server';
+import { SimProcess } from '../lib/sim-process';
+import { median, quantile, round, sleep, xorshiftSleep } from '../lib/stats';
+
+export interface LatencyOptions {
+  samples?: number;
+  log?: (line: string) => void;
+}
+
+export interface LatencyResult {
+  event_to_dom_ms_p50: number;
+  event_to_dom_ms_p95: number;
+  event_to_dom_poll_ms_p50: number;
+  details: {
+    samples: number;
+    events_ms: number[];
+    poll_ms: number[];
+    poll_ms_p95: number;
+    missed: number;
+  };
+}
+
+const PODS = 4;
+const CONTAINERS = 3;
+
+export async function benchLatency(options: LatencyOptions = {}): Promise<LatencyResult> {
+  const samples = options.samples ?? 21;
+  const log = options.log ?? (() => undefined);
+  const sim = await SimProcess.start();
+  let server: ConsoleServer | undefined;
+  const browser = await launchChromium();
+  try {
+    await sim.grow(1, { pods: PODS, containers: CONTAINERS, eventsMode: 'stream' });
+    const list = await sim.grow(2, {
+      pods: PODS,
+      containers: CONTAINERS,
+      eventsMode: 'unimplemented',
+    });
+    server = await ConsoleServer.start({
+      env: { PODSCOPE_CRI: list.map((n) => `${n.name}=${n.endpoint}`).join(',') },
+    });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${server.url}/en`);
+    await page.waitForFunction(
+      (n) =>
+        document.querySelectorAll('[data-layer="container"][data-state="running"]').length >= n,
+      list.length * PODS * CONTAINERS,
+      { timeout: 120_000 },
+    );
+    await sleep(2_000);
+    let missed = 0;
+    const run = async (node: string): Promise<number[]> => {
+      const out: number[] = [];
+      const pause = xorshiftSleep(node === 'bench-001' ? 7 : 11);
+      for (let i = 0; i < samples; i++) {
+        const slot = i % (PODS * CONTAINERS);
+        const ms = await sample(page, sim, node, slot);
+        if (ms === undefined) missed++;
+        else out.push(ms);
+        await pause(200, 900);
+      }
+      return out;
+    };
+    const eventsMs = await run('bench-001');
+    log(`  events: p50 ${median(eventsMs)} ms`);
+    const pollMs = await run('bench-002');
+    log(`  polling: p50 ${median(pollMs)} ms`);
+    await page.close();
+    return {
+      event_to_dom_ms_p50: round(median(eventsMs), 0),
+      event_to_dom_ms_p95: round(quantile(eventsMs, 0.95), 0),
+      event_to_dom_poll_ms_p50: round(median(pollMs), 0),
+      details: {
+        samples,
+        events_ms: eventsMs,
+        poll_ms: pollMs,
+        poll_ms_p95: round(quantile(pollMs, 0.95), 0),
+        missed,
+      },
+    };
+  } finally {
+    await browser.close();
+    await server?.stop();
+    await sim.stop();
+  }
+}
+
+/** One change → DOM measurement; undefined when the DOM did not show it within 10 s. */
+async function sample(
+  page: Page,
+  sim: SimProcess,
+  node: string,
+  slot: number,
+): Promise<number | undefined> {
+  const before = await sim.slot(node, slot);
+  const id = `${before.podUid}/${before.container}`;
+  const want = before.state === 'CONTAINER_RUNNING' ? 'not-running' : 'running';
+  await page.evaluate(
+    ({ id, want }) => {
+      const w = window as unknown as { __seen?: number };
+      delete w.__seen;
+      const shows = () => {
+        const el = document.querySelector(`[data-layer="container"][data-id="${CSS.escape(id)}"]`);
+        const state = el?.getAttribute('data-state');
+        return want === 'running'
+          ? state === 'running'
+          : state !== undefined && state !== null && state !== 'running';
+      };
+      const mo = new MutationObserver(() => {
+        if (w.__seen === undefined && shows()) {
+          w.__seen = Date.now();
+          mo.disconnect();
+        }
+      });
+      mo.observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ['data-state'],
+      });
+      setTimeout(() => mo.disconnect(), 10_000);
+    },
+    { id, want },
+  );
+  const flipped = await sim.flip(node, slot);
+  try {
+    await page.waitForFunction(
+      () => (window as unknown as { __seen?: number }).__seen !== undefined,
+      undefined,
+      { timeout: 10_000, polling: 50 },
+    );
+  } catch {
+    return undefined;
+  }
+  const seen = await page.evaluate(() => (window as unknown as { __seen?: number }).__seen ?? 0);
+  return seen - flipped.t;
+}

@@ -1,0 +1,266 @@
+/**
+ * snapshot_bytes_10k_pods, stream_bytes_per_transition and ui_frame_ms_p95_10k_pods, on one
+ * live console: the real server (`next start`) watching 91 simulated nodes × 110 pods = 10,010
+ * pods (30,030 containers) in the simulator process, which then changes 1 % of the containers
+ * every second (300/s, spread over the nodes; half are kills, half the restarts that follow).
+ *
+ * - snapshot: the first frame of cluster.watch (the whole state), bytes as sent.
+ * - stream: every byte of cluster.watch after the snapshot over the window (events, ids, pings),
+ *   divided by the container state transitions it carried (ContainerStateChanged events).
+ * - ui frame: Chromium on /en (the live console; 10k pods draw on the canvas scene), panning
+ *   with the mouse while the churn goes on; the p95 of requestAnimationFrame intervals, median
+ *   over `reps` pans. With `profile`, a Chromium CPU profile of one pan is written beside the
+ *   results for the explanation of a miss.
+ */
+import { writeFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { launchChromium } from '../lib/browser';
+import { ConsoleServer } from '../lib/server';
+import { SimProcess } from '../lib/sim-process';
+import { SseReader, watchFrame } from '../lib/sse';
+import { median, quantile, round, sleep, waitFor } from '../lib/stats';
+
+export interface ScaleOptions {
+  nodes?: number;
+  pods?: number;
+  containers?: number;
+  /** Share of containers changed per second (default 1 %). */
+  churnPerS?: number;
+  streamWindowS?: number;
+  reps?: number;
+  profilePath?: string;
+  log?: (line: string) => void;
+}
+
+export interface ScaleResult {
+  snapshot_bytes_10k_pods: number;
+  stream_bytes_per_transition: number;
+  ui_frame_ms_p95_10k_pods: number;
+  details: {
+    pods: number;
+    containers: number;
+    churn_per_s: number;
+    snapshot_ms: number;
+    stream: {
+      window_s: number;
+      bytes: number;
+      frames: number;
+      events: number;
+      transitions: number;
+      events_per_transition: number;
+      bytes_by_kind: Record<string, number>;
+    };
+    ui: {
+      reps: number;
+      p95_per_rep: number[];
+      p50_ms: number;
+      frames: number;
+      first_draw_ms: number;
+      long_frames_over_50ms: number;
+    };
+    server_rss_mb: number;
+    server_cpu_pct_during_ui: number;
+  };
+}
+
+export async function benchScale(options: ScaleOptions = {}): Promise<ScaleResult> {
+  const nodes = options.nodes ?? 91;
+  const pods = options.pods ?? 110;
+  const containers = options.containers ?? 3;
+  const totalContainers = nodes * pods * containers;
+  const churnPerS = Math.round((options.churnPerS ?? 0.01) * totalContainers);
+  const windowS = options.streamWindowS ?? 20;
+  const reps = options.reps ?? 5;
+  const log = options.log ?? (() => undefined);
+
+  const sim = await SimProcess.start();
+  let server: ConsoleServer | undefined;
+  let reader: SseReader | undefined;
+  const browser = await launchChromium();
+  try {
+    log(`  simulator: ${nodes} nodes × ${pods} pods`);
+    const list = await sim.grow(nodes, { pods, containers, eventsMode: 'stream' });
+    server = await ConsoleServer.start({
+      env: { PODSCOPE_CRI: list.map((n) => `${n.name}=${n.endpoint}`).join(',') },
+    });
+    const srv = server;
+    log('  server: waiting for every node to be listed');
+    await waitFor(
+      async () => {
+        const h = (await (await fetch(`${srv.url}/api/healthz`)).json()) as {
+          nodes: Record<string, number | null>;
+        };
+        return (
+          Object.keys(h.nodes).length === nodes && Object.values(h.nodes).every((v) => v !== null)
+        );
+      },
+      600_000,
+      'every node to complete its first relist',
+      1000,
+    );
+    await sleep(5_000);
+
+    // ── snapshot ──
+    const t0 = Date.now();
+    reader = new SseReader(`${srv.url}/api/trpc/cluster.watch`);
+    await reader.open();
+    let snapshot: ReturnType<typeof watchFrame> | undefined;
+    while (!snapshot) {
+      await reader.next(60_000);
+      if (reader.done)
+        throw new Error(`cluster.watch ended before the snapshot: ${String(reader.error)}`);
+      for (const f of reader.take()) {
+        const w = watchFrame(f);
+        if (w.type === 'snapshot') snapshot = w;
+      }
+    }
+    const snapshotMs = Date.now() - t0;
+    log(`  snapshot: ${snapshot.bytes} bytes in ${snapshotMs} ms`);
+
+    // ── stream under churn ──
+    await sim.autochurn(churnPerS, 100);
+    await sleep(5_000);
+    reader.take();
+    const w0 = Date.now();
+    let bytes = 0;
+    let frames = 0;
+    let events = 0;
+    let transitions = 0;
+    const byKind: Record<string, number> = {};
+    while (Date.now() - w0 < windowS * 1000) {
+      await reader.next(1_000);
+      for (const f of reader.take()) {
+        const w = watchFrame(f);
+        bytes += f.bytes;
+        frames++;
+        events += w.events.length;
+        for (const e of w.events) {
+          const k = `${e.kind}:${e.type}`;
+          byKind[k] = (byKind[k] ?? 0) + 1;
+          if (e.kind === 'container' && e.type === 'ContainerStateChanged') transitions++;
+        }
+      }
+    }
+    reader.close();
+    reader = undefined;
+    log(
+      `  stream: ${bytes} bytes, ${events} events, ${transitions} container transitions in ${windowS} s`,
+    );
+
+    // ── UI frames while panning ──
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const loadStart = Date.now();
+    await page.goto(`${srv.url}/en`);
+    await page.waitForSelector('canvas.ps-canvas', { timeout: 180_000 });
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-layer="node"]').length >= n,
+      nodes,
+      { timeout: 180_000 },
+    );
+    const firstDraw = Date.now() - loadStart;
+    await sleep(3_000);
+    const cpu0 = srv.cpuMs();
+    const ui0 = Date.now();
+    const p95s: number[] = [];
+    const all: number[] = [];
+    for (let r = 0; r < reps; r++) {
+      const profile = options.profilePath !== undefined && r === 1;
+      const session = profile ? await page.context().newCDPSession(page) : undefined;
+      if (session) {
+        await session.send('Profiler.enable');
+        await session.send('Profiler.setSamplingInterval', { interval: 500 });
+        await session.send('Profiler.start');
+      }
+      const intervals = await panAndRecord(page);
+      if (session && options.profilePath) {
+        const { profile: cpuProfile } = await session.send('Profiler.stop');
+        writeFileSync(options.profilePath, JSON.stringify(cpuProfile));
+        await session.detach();
+      }
+      p95s.push(quantile(intervals, 0.95));
+      all.push(...intervals);
+    }
+    const uiCpu = ((srv.cpuMs() - cpu0) / (Date.now() - ui0)) * 100;
+    await sim.autochurn(0);
+    await page.close();
+    return {
+      snapshot_bytes_10k_pods: snapshot.bytes,
+      stream_bytes_per_transition: transitions > 0 ? Math.round(bytes / transitions) : Number.NaN,
+      ui_frame_ms_p95_10k_pods: round(median(p95s), 1),
+      details: {
+        pods: nodes * pods,
+        containers: totalContainers,
+        churn_per_s: churnPerS,
+        snapshot_ms: snapshotMs,
+        stream: {
+          window_s: windowS,
+          bytes,
+          frames,
+          events,
+          transitions,
+          events_per_transition: transitions > 0 ? round(events / transitions, 2) : Number.NaN,
+          bytes_by_kind: byKind,
+        },
+        ui: {
+          reps,
+          p95_per_rep: p95s.map((x) => round(x, 1)),
+          p50_ms: round(median(all), 1),
+          frames: all.length,
+          first_draw_ms: firstDraw,
+          long_frames_over_50ms: all.filter((x) => x > 50).length,
+        },
+        server_rss_mb: round(srv.rssMb(), 0),
+        server_cpu_pct_during_ui: round(uiCpu, 1),
+      },
+    };
+  } finally {
+    reader?.close();
+    await browser.close();
+    await server?.stop();
+    await sim.stop();
+  }
+}
+
+/**
+ * Drags the diagram across and back for about three seconds while the page records the interval
+ * between animation frames (the frame time the user sees).
+ */
+async function panAndRecord(page: Page): Promise<number[]> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __frames: number[]; __stop: boolean };
+    w.__frames = [];
+    w.__stop = false;
+    let last = performance.now();
+    const tick = (now: number) => {
+      w.__frames.push(now - last);
+      last = now;
+      if (!w.__stop) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame((now) => {
+      last = now;
+      requestAnimationFrame(tick);
+    });
+  });
+  const box = await page.locator('canvas.ps-canvas').boundingBox();
+  if (!box) throw new Error('no canvas to pan');
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  for (const [dx, dy] of [
+    [-300, -150],
+    [300, 150],
+  ] as const) {
+    await page.mouse.move(cx, cy);
+    await page.mouse.down();
+    // ~90 moves over ~1.5 s: a steady drag, one move per frame or so.
+    for (let i = 1; i <= 90; i++) {
+      await page.mouse.move(cx + (dx * i) / 90, cy + (dy * i) / 90);
+      await page.waitForTimeout(16);
+    }
+    await page.mouse.up();
+  }
+  return page.evaluate(() => {
+    const w = window as unknown as { __frames: number[]; __stop: boolean };
+    w.__stop = true;
+    return w.__frames;
+  });
+}
