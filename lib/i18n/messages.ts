@@ -3,8 +3,10 @@
  * Namespaces: `ui` (the console), `why` (lib/kubelet explanations), `learn` (walkthroughs),
  * `errors`. A unit test checks that every key exists in every locale with the same parameters.
  */
+import enLearn from '../../messages/en/learn.json';
 import enUi from '../../messages/en/ui.json';
 import enWhy from '../../messages/en/why.json';
+import zhLearn from '../../messages/zh-CN/learn.json';
 import zhUi from '../../messages/zh-CN/ui.json';
 import zhWhy from '../../messages/zh-CN/why.json';
 import type { Locale } from './locales';
@@ -12,8 +14,8 @@ import type { Locale } from './locales';
 export type Messages = Record<string, unknown>;
 
 export const catalogues: Record<Locale, Messages> = {
-  en: { ui: enUi, why: enWhy },
-  'zh-CN': { ui: zhUi, why: zhWhy },
+  en: { ui: enUi, why: enWhy, learn: enLearn },
+  'zh-CN': { ui: zhUi, why: zhWhy, learn: zhLearn },
 };
 
 export function messagesFor(locale: Locale): Messages {

@@ -36,11 +36,13 @@ async function snapshot(endpoint: string): Promise<SnapshotNode> {
   const { stdout } = await run(process.execPath, ['bin/podscope.mjs', 'snapshot', '--cri', `node=${endpoint}`, '--json'], { timeout: 60_000 });
   const doc = JSON.parse(stdout) as { nodes: SnapshotNode[] };
   expect(doc.nodes).toHaveLength(1);
-  return doc.nodes[0] as SnapshotNode;
+  const [node] = doc.nodes;
+  if (!node) throw new Error('no node in the snapshot');
+  return node;
 }
 
 const container = (node: SnapshotNode, pod: string): V1ContainerStatus | undefined =>
-  node.pods.find((p) => p.metadata.name === pod)?.status.containerStatuses[0];
+  node.pods.find((p) => p.metadata.name === pod)?.status.containerStatuses?.[0];
 
 function suite(name: string, start: () => Promise<Target>, skip = false) {
   describe.skipIf(skip)(`podscope snapshot on ${name}`, () => {
