@@ -2,11 +2,13 @@ import { createCallerFactory, router } from './init';
 import { clusterRouter } from './routers/cluster';
 import { nodesRouter } from './routers/nodes';
 import { timelineRouter } from './routers/timeline';
+import { timelinesRouter } from './routers/timelines';
 
 export const appRouter = router({
   cluster: clusterRouter,
   timeline: timelineRouter,
   nodes: nodesRouter,
+  timelines: timelinesRouter,
 });
 
 export type AppRouter = typeof appRouter;
