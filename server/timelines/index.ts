@@ -8,3 +8,4 @@ export type { ExportedFile, TimelinesOptions, TimelinesStore } from './service';
 export { decodeUpload, decodeTextUpload } from './decode';
 export { bindTimelines, timelinesFor, runtimeTimelines } from './registry';
 export { PODSCOPE_VERSION } from './version';
+export { handleExport, handleImport, contentDisposition } from './http';

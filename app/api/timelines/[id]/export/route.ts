@@ -1,0 +1,13 @@
+import { handleExport, runtimeTimelines } from '@/server/timelines';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** Downloads a saved timeline as a file (FORMAT.md); `?gzip=1` compresses it. */
+export async function GET(
+  req: Request,
+  { params }: { params: Promise<{ id: string }> },
+): Promise<Response> {
+  const { id } = await params;
+  return handleExport(await runtimeTimelines(), id, new URL(req.url));
+}

@@ -1,0 +1,129 @@
+/**
+ * The download and upload route handlers' work, as functions of (service, Request) so they are
+ * tested without Next: `GET /api/timelines/<id>/export[?gzip=1]` and `POST /api/timelines/import`.
+ */
+import {
+  DEFAULT_LIMITS,
+  TimelineFileError,
+  isTimelineFileError,
+  type FileErrorData,
+} from '@/lib/timeline/file';
+import { PodscopeStoreError } from '@/server/store';
+import type { TimelinesService } from './service';
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+const NO_STORE = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+
+/**
+ * Bodies a cross-site page cannot send without a CORS preflight (which this server never
+ * answers), so another site cannot make a browser import into this one.
+ */
+const UPLOAD_TYPES = new Set(['application/json', 'application/gzip', 'application/octet-stream']);
+
+function json(body: unknown, status: number): Response {
+  return Response.json(body, { status, headers: NO_STORE });
+}
+
+function fileError(err: TimelineFileError | FileErrorData, status = 400): Response {
+  const error = err instanceof TimelineFileError ? err.toData() : err;
+  return json({ error }, error.code === 'TOO_LARGE' ? 413 : status);
+}
+
+function storeError(err: PodscopeStoreError): Response {
+  const message = err.message.startsWith(`${err.path}: `)
+    ? err.message.slice(err.path.length + 2)
+    : err.message;
+  const status =
+    err.code === 'NOT_FOUND' ? 404 : err.code === 'INVALID' || err.code === 'TOO_LARGE' ? 400 : 500;
+  return json({ error: { code: err.code, message } }, status);
+}
+
+/** `attachment; filename=…` with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987). */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+export function handleExport(service: TimelinesService, id: string, url: URL): Response {
+  if (!ID.test(id))
+    return json(
+      { error: { code: 'INVALID', message: 'a timeline id is letters, digits, - and _' } },
+      400,
+    );
+  const gzip = url.searchParams.get('gzip');
+  try {
+    const file = service.exportBytes(id, { gzip: gzip === '1' || gzip === 'true' });
+    return new Response(new Uint8Array(file.body), {
+      status: 200,
+      headers: {
+        ...NO_STORE,
+        'content-type': file.contentType,
+        'content-length': String(file.body.length),
+        'content-disposition': contentDisposition(file.filename),
+      },
+    });
+  } catch (err) {
+    if (err instanceof PodscopeStoreError) return storeError(err);
+    throw err;
+  }
+}
+
+/** Reads at most `max` bytes of the body; undefined when there is more. */
+export async function readLimited(req: Request, max: number): Promise<Uint8Array | undefined> {
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > max) return undefined;
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > max) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+export async function handleImport(service: TimelinesService, req: Request): Promise<Response> {
+  const type = (req.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (!UPLOAD_TYPES.has(type)) {
+    return json(
+      {
+        error: {
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: `send the file as application/json, application/gzip or application/octet-stream (got ${type || 'none'})`,
+        },
+      },
+      415,
+    );
+  }
+  const max = Math.max(DEFAULT_LIMITS.maxBytes, DEFAULT_LIMITS.maxCompressedBytes);
+  const body = await readLimited(req, max);
+  if (!body) {
+    return fileError({
+      code: 'TOO_LARGE',
+      message: `the upload is larger than ${max} bytes`,
+      issues: [{ path: '(root)', message: `more than ${max} bytes; the limit is ${max}` }],
+      more: 0,
+    });
+  }
+  try {
+    const timeline = service.importBytes(body);
+    return json({ id: timeline.id, timeline }, 201);
+  } catch (err) {
+    if (isTimelineFileError(err)) return fileError(err);
+    if (err instanceof PodscopeStoreError) return storeError(err);
+    throw err;
+  }
+}
