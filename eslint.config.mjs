@@ -5,7 +5,20 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import nextPlugin from '@next/eslint-plugin-next';
 
-const nodeOnly = ['node:*', 'fs', 'path', 'os', 'child_process', 'net', 'http', 'https', 'crypto', 'zlib', 'stream', 'worker_threads'];
+const nodeOnly = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'child_process',
+  'net',
+  'http',
+  'https',
+  'crypto',
+  'zlib',
+  'stream',
+  'worker_threads',
+];
 
 export default tseslint.config(
   {
@@ -24,20 +37,39 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.mjs', 'bin/*.mjs', 'scripts/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: {
+          allowDefaultProject: ['*.mjs', 'bin/*.mjs', 'scripts/*.mjs', 'scripts/lib/*.mjs'],
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/no-non-null-assertion': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true },
+      ],
     },
   },
   {
     files: ['**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+      },
+    },
   },
   {
     files: ['components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'trpc/**/*.{ts,tsx}'],
@@ -56,10 +88,23 @@ export default tseslint.config(
         {
           patterns: [
             { group: nodeOnly, message: 'lib/ is isomorphic: no Node built-ins.' },
-            { group: ['react', 'react-dom', 'next', 'next/*', 'next-intl', 'next-intl/*'], message: 'lib/ is pure: no React or Next.' },
-            { group: ['@grpc/*', 'better-sqlite3', '@kubernetes/client-node/*'], message: 'lib/ is pure: no I/O libraries.' },
-            { group: ['@kubernetes/client-node'], allowTypeImports: true, message: 'lib/ uses the Kubernetes API types only (import type).' },
-            { group: ['@/server/*', '**/server/*', '@/components/*', '@/app/*'], message: 'lib/ imports only lib/.' },
+            {
+              group: ['react', 'react-dom', 'next', 'next/*', 'next-intl', 'next-intl/*'],
+              message: 'lib/ is pure: no React or Next.',
+            },
+            {
+              group: ['@grpc/*', 'better-sqlite3', '@kubernetes/client-node/*'],
+              message: 'lib/ is pure: no I/O libraries.',
+            },
+            {
+              group: ['@kubernetes/client-node'],
+              allowTypeImports: true,
+              message: 'lib/ uses the Kubernetes API types only (import type).',
+            },
+            {
+              group: ['@/server/*', '**/server/*', '@/components/*', '@/app/*'],
+              message: 'lib/ imports only lib/.',
+            },
           ],
         },
       ],
@@ -73,7 +118,11 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@/server/*', '**/server/*'], allowTypeImports: true, message: 'server/ is Node-only; import types only.' },
+            {
+              group: ['@/server/*', '**/server/*'],
+              allowTypeImports: true,
+              message: 'server/ is Node-only; import types only.',
+            },
             { group: nodeOnly, message: 'Client code cannot use Node built-ins.' },
           ],
         },

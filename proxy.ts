@@ -2,7 +2,12 @@ import createMiddleware from 'next-intl/middleware';
 import { NextResponse, type NextRequest } from 'next/server';
 import { routing } from './i18n/routing';
 import { contentSecurityPolicy, STATIC_SECURITY_HEADERS } from './server/security/headers';
-import { configuredToken, presentedToken, TOKEN_COOKIE, tokenMatches } from './server/security/token';
+import {
+  configuredToken,
+  presentedToken,
+  TOKEN_COOKIE,
+  tokenMatches,
+} from './server/security/token';
 
 /**
  * Runs before every request except Next's static assets:
@@ -21,7 +26,13 @@ export default function proxy(req: NextRequest): NextResponse {
       return secure(
         new NextResponse(
           'Podscope: this server requires an access token. Open the console with ?token=<token> once, or send "Authorization: Bearer <token>".\n',
-          { status: 401, headers: { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer realm="podscope"' } },
+          {
+            status: 401,
+            headers: {
+              'content-type': 'text/plain; charset=utf-8',
+              'www-authenticate': 'Bearer realm="podscope"',
+            },
+          },
         ),
       );
     }
@@ -30,7 +41,12 @@ export default function proxy(req: NextRequest): NextResponse {
       const clean = new URL(req.url);
       clean.searchParams.delete('token');
       const res = NextResponse.redirect(clean);
-      res.cookies.set(TOKEN_COOKIE, token, { httpOnly: true, sameSite: 'strict', path: '/', secure: clean.protocol === 'https:' });
+      res.cookies.set(TOKEN_COOKIE, token, {
+        httpOnly: true,
+        sameSite: 'strict',
+        path: '/',
+        secure: clean.protocol === 'https:',
+      });
       return secure(res);
     }
   }

@@ -3,7 +3,14 @@
 // on a fresh machine of this kind. Installs what is missing first (npm ci; as root, Debian's
 // chromium and containerd). Extra arguments are ignored; run one suite with test:unit,
 // test:integration or test:e2e.
-import { ensureAptPackages, ensureBuild, ensureNodeModules, log, run, TEST_PACKAGES } from './lib/prepare.mjs';
+import {
+  ensureAptPackages,
+  ensureBuild,
+  ensureNodeModules,
+  log,
+  run,
+  TEST_PACKAGES,
+} from './lib/prepare.mjs';
 
 const started = Date.now();
 ensureNodeModules();
@@ -19,7 +26,12 @@ const step = (name, cmd, args) => {
 
 try {
   step('unit tests', 'npx', ['vitest', 'run', '--project', 'unit']);
-  step('integration tests (simulator, containerd)', 'npx', ['vitest', 'run', '--project', 'integration']);
+  step('integration tests (simulator, containerd)', 'npx', [
+    'vitest',
+    'run',
+    '--project',
+    'integration',
+  ]);
   ensureBuild();
   step('end-to-end tests (Playwright, Chromium)', 'npx', ['playwright', 'test']);
   log(`all suites passed in ${((Date.now() - started) / 1000).toFixed(0)} s`);

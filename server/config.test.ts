@@ -13,7 +13,10 @@ describe('loadConfig', () => {
   });
 
   it('reads endpoints and periods from the environment', () => {
-    const c = loadConfig({ PODSCOPE_CRI: 'a=unix:///run/a.sock,tcp://127.0.0.1:9000#lab', PODSCOPE_RELIST_MS: '250' });
+    const c = loadConfig({
+      PODSCOPE_CRI: 'a=unix:///run/a.sock,tcp://127.0.0.1:9000#lab',
+      PODSCOPE_RELIST_MS: '250',
+    });
     expect(c.nodes).toEqual([
       { name: 'a', endpoint: 'unix:///run/a.sock', lab: false },
       { name: 'node-2', endpoint: 'tcp://127.0.0.1:9000', lab: true },
@@ -23,15 +26,21 @@ describe('loadConfig', () => {
 
   it('refuses a non-loopback bind without a token', () => {
     expect(() => loadConfig({ PODSCOPE_HOST: '0.0.0.0' })).toThrow(ConfigError);
-    expect(loadConfig({ PODSCOPE_HOST: '0.0.0.0', PODSCOPE_TOKEN: 'x'.repeat(32) }).host).toBe('0.0.0.0');
+    expect(loadConfig({ PODSCOPE_HOST: '0.0.0.0', PODSCOPE_TOKEN: 'x'.repeat(32) }).host).toBe(
+      '0.0.0.0',
+    );
   });
 
   it('lists every problem in one message', () => {
-    expect(() => loadConfig({ PODSCOPE_PORT: 'seventy', PODSCOPE_RELIST_MS: '-1' })).toThrow(/port[\s\S]*relistMs/);
+    expect(() => loadConfig({ PODSCOPE_PORT: 'seventy', PODSCOPE_RELIST_MS: '-1' })).toThrow(
+      /port[\s\S]*relistMs/,
+    );
   });
 
   it('refuses duplicate node names and bad endpoints', () => {
-    expect(() => loadConfig({ PODSCOPE_CRI: 'a=/x.sock,a=/y.sock' })).toThrow(/duplicate node name/);
+    expect(() => loadConfig({ PODSCOPE_CRI: 'a=/x.sock,a=/y.sock' })).toThrow(
+      /duplicate node name/,
+    );
     expect(() => loadConfig({ PODSCOPE_CRI: 'a=http://x' })).toThrow(/unix/);
   });
 });

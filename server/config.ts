@@ -140,20 +140,35 @@ function fromEnv(env: Env): Record<string, unknown> {
     const v = env[name];
     if (v !== undefined && v !== '') set(path, v);
   }
-  if (env.PODSCOPE_SIM_DEMO !== undefined) set(['sim', 'demo'], env.PODSCOPE_SIM_DEMO !== '0' && env.PODSCOPE_SIM_DEMO !== 'false');
-  if (env.PODSCOPE_CRI) out.nodes = env.PODSCOPE_CRI.split(',').filter(Boolean).map((s, i) => parseNodeSpec(s, i));
-  if (env.PODSCOPE_ALLOW_ENDPOINTS) out.allowEndpoints = env.PODSCOPE_ALLOW_ENDPOINTS.split(',').filter(Boolean);
-  const token = env.PODSCOPE_TOKEN ?? (env.PODSCOPE_TOKEN_FILE ? readFileSync(env.PODSCOPE_TOKEN_FILE, 'utf8').trim() : undefined);
+  if (env.PODSCOPE_SIM_DEMO !== undefined)
+    set(['sim', 'demo'], env.PODSCOPE_SIM_DEMO !== '0' && env.PODSCOPE_SIM_DEMO !== 'false');
+  if (env.PODSCOPE_CRI)
+    out.nodes = env.PODSCOPE_CRI.split(',')
+      .filter(Boolean)
+      .map((s, i) => parseNodeSpec(s, i));
+  if (env.PODSCOPE_ALLOW_ENDPOINTS)
+    out.allowEndpoints = env.PODSCOPE_ALLOW_ENDPOINTS.split(',').filter(Boolean);
+  const token =
+    env.PODSCOPE_TOKEN ??
+    (env.PODSCOPE_TOKEN_FILE ? readFileSync(env.PODSCOPE_TOKEN_FILE, 'utf8').trim() : undefined);
   if (token) out.token = token;
   return out;
 }
 
-function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+function deepMerge(
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...a };
   for (const [k, v] of Object.entries(b)) {
     const prev = out[k];
     out[k] =
-      v && typeof v === 'object' && !Array.isArray(v) && prev && typeof prev === 'object' && !Array.isArray(prev)
+      v &&
+      typeof v === 'object' &&
+      !Array.isArray(v) &&
+      prev &&
+      typeof prev === 'object' &&
+      !Array.isArray(prev)
         ? deepMerge(prev as Record<string, unknown>, v as Record<string, unknown>)
         : v;
   }
@@ -161,7 +176,9 @@ function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Reco
 }
 
 export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  return (
+    host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)
+  );
 }
 
 /** Loads and validates the configuration; throws ConfigError with every problem listed. */
@@ -172,10 +189,12 @@ export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}):
     try {
       file = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
     } catch (err) {
-      throw new ConfigError(`PODSCOPE_CONFIG ${path}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new ConfigError(
+        `PODSCOPE_CONFIG ${path}: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
-  const merged = deepMerge(deepMerge(file, fromEnv(env)), overrides as Record<string, unknown>);
+  const merged = deepMerge(deepMerge(file, fromEnv(env)), overrides);
   const parsed = ConfigSchema.safeParse(merged);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
@@ -189,7 +208,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}):
   }
   const names = new Set<string>();
   for (const n of config.nodes) {
-    if (names.has(n.name)) throw new ConfigError(`invalid configuration:\n  nodes: duplicate node name "${n.name}"`);
+    if (names.has(n.name))
+      throw new ConfigError(`invalid configuration:\n  nodes: duplicate node name "${n.name}"`);
     names.add(n.name);
   }
   return config;

@@ -29,7 +29,11 @@ export function createTrpcSource(baseUrl = ''): ClusterSource {
         },
         onError: (err) => set('offline', err.message),
         onConnectionStateChange: (s) => {
-          if (s.state === 'connecting') set(status === undefined || status === 'connecting' ? 'connecting' : 'reconnecting', s.error?.message);
+          if (s.state === 'connecting')
+            set(
+              status === undefined || status === 'connecting' ? 'connecting' : 'reconnecting',
+              s.error?.message,
+            );
           else if (s.state === 'idle') set('offline');
         },
       });
@@ -39,7 +43,12 @@ export function createTrpcSource(baseUrl = ''): ClusterSource {
       const out: TimelineEvent[] = [];
       let afterSeq: number | undefined;
       for (;;) {
-        const page = await client.timeline.range.query({ from, to, limit: PAGE, ...(afterSeq !== undefined ? { afterSeq } : {}) });
+        const page = await client.timeline.range.query({
+          from,
+          to,
+          limit: PAGE,
+          ...(afterSeq !== undefined ? { afterSeq } : {}),
+        });
         out.push(...page);
         if (page.length < PAGE) return out;
         afterSeq = page[page.length - 1]?.seq;

@@ -7,6 +7,9 @@ export const dynamic = 'force-dynamic';
 export async function GET(): Promise<Response> {
   const podscope = await getRuntime();
   return new Response(podscope.engine.metrics(), {
-    headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' },
+    headers: {
+      'content-type': 'text/plain; version=0.0.4; charset=utf-8',
+      'cache-control': 'no-store',
+    },
   });
 }

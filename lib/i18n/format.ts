@@ -36,12 +36,17 @@ function paramValues(
   if (!params) return out;
   const list = new Intl.ListFormat(locale, { style: 'short', type: 'conjunction' });
   for (const [k, v] of Object.entries(params)) {
-    out[k] = Array.isArray(v) ? list.format(v as readonly string[]) : (v as string | number | boolean);
+    out[k] = Array.isArray(v)
+      ? list.format(v as readonly string[])
+      : (v as string | number | boolean);
   }
   return out;
 }
 
-export function formatExplanation(explanation: Explanation, locale: Locale = DEFAULT_LOCALE): string {
+export function formatExplanation(
+  explanation: Explanation,
+  locale: Locale = DEFAULT_LOCALE,
+): string {
   return translator(locale)(`why.${explanation.id}`, paramValues(locale, explanation.params));
 }
 

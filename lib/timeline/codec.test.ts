@@ -1,5 +1,14 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decode, encode, formatTime, fromJsonValue, toJsonValue } from './codec';
+import {
+  decode,
+  encode,
+  formatTime,
+  fromJsonValue,
+  reviveInPlace,
+  toJsonValue,
+  transformer,
+} from './codec';
 
 describe('codec', () => {
   it('writes times as kubectl does and reads them back as Dates', () => {
@@ -16,7 +25,9 @@ describe('codec', () => {
   });
 
   it('revives only RFC 3339 strings under time keys', () => {
-    const back = decode<Record<string, unknown>>('{"startedAt":"yesterday","name":"2026-11-29T09:08:20Z"}');
+    const back = decode<Record<string, unknown>>(
+      '{"startedAt":"yesterday","name":"2026-11-29T09:08:20Z"}',
+    );
     expect(back.startedAt).toBe('yesterday');
     expect(back.name).toBe('2026-11-29T09:08:20Z');
   });
@@ -28,5 +39,77 @@ describe('codec', () => {
 
   it('writes an invalid Date as null', () => {
     expect(encode({ startedAt: new Date(Number.NaN) })).toBe('{"startedAt":null}');
+  });
+});
+
+describe('toJsonValue and reviveInPlace (the transformer)', () => {
+  const anything = fc.anything({
+    withDate: true,
+    withBoxedValues: true,
+    withMap: true,
+    withSet: true,
+    withSparseArray: true,
+    withNullPrototype: true,
+    withObjectString: true,
+    withUnicodeString: true,
+    key: fc.oneof(
+      fc.string(),
+      fc.constantFrom('startedAt', 'lastTransitionTime', '__proto__', 'toJSON', 'finishedAt'),
+    ),
+  });
+  const timeish = fc.oneof(
+    fc.date({ min: new Date(-1e14), max: new Date(1e14) }),
+    fc.date({ min: new Date(-1e14), max: new Date(1e14) }).map((d) => formatTime(d)),
+    fc.constant(new Date(Number.NaN)),
+    fc.string(),
+  );
+  const shaped = fc.record({
+    startedAt: timeish,
+    nested: fc.array(fc.record({ lastTransitionTime: timeish, x: anything })),
+    other: anything,
+  });
+
+  it('equals JSON.parse(encode(value)) for any value', () => {
+    fc.assert(
+      fc.property(fc.oneof(anything, shaped), (v) => {
+        const text = encode(v) as string | undefined;
+        if (text === undefined) expect(toJsonValue(v)).toBeUndefined();
+        else expect(toJsonValue(v)).toStrictEqual(JSON.parse(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('revives like decode, in place', () => {
+    fc.assert(
+      fc.property(fc.oneof(anything, shaped), (v) => {
+        const text = encode(v) as string | undefined;
+        if (text === undefined) return;
+        expect(reviveInPlace(JSON.parse(text))).toStrictEqual(decode(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keeps a "__proto__" key as data, never as the prototype', () => {
+    const parsed = JSON.parse(
+      '{"__proto__":{"polluted":true},"labels":{"__proto__":"x"}}',
+    ) as object;
+    const out = toJsonValue(parsed) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(Object.keys(out)).toEqual(['__proto__', 'labels']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('is what the transformer sends and receives', () => {
+    const v = {
+      events: [{ status: { state: { running: { startedAt: new Date(1_700_000_000_000) } } } }],
+    };
+    const wire = JSON.parse(JSON.stringify(transformer.serialize(v))) as unknown;
+    expect(transformer.deserialize(wire)).toEqual(v);
+  });
+
+  it('throws on a BigInt as JSON.stringify does', () => {
+    expect(() => toJsonValue({ n: 1n })).toThrow(TypeError);
   });
 });

@@ -10,7 +10,15 @@ const pod = (uid: string, extra: Partial<PodView> = {}): PodView => ({
   namespace: 'default',
   node: 'n1',
   specSource: 'annotation',
-  spec: { restartPolicy: 'Always', initContainers: [{ name: 'init-b', sidecar: false }, { name: 'init-a', sidecar: true }], containers: ['web'], hostNetwork: false },
+  spec: {
+    restartPolicy: 'Always',
+    initContainers: [
+      { name: 'init-b', sidecar: false },
+      { name: 'init-a', sidecar: true },
+    ],
+    containers: ['web'],
+    hostNetwork: false,
+  },
   status: { phase: 'Pending', conditions: [], containerStatuses: [], initContainerStatuses: [] },
   why: { phase: { id: 'phase.pending' }, conditions: {}, containers: {} },
   createdAt: 1000,
@@ -29,9 +37,41 @@ const running = (name: string, restartCount = 0): V1ContainerStatus => ({
 const events: TimelineEvent[] = [
   { seq: 1, t: 10, node: 'n1', kind: 'node', type: 'NodeAdded', endpoint: 'unix:///a.sock' },
   { seq: 2, t: 11, node: 'n1', kind: 'pod', type: 'PodAdded', podUid: 'u1', pod: pod('u1') },
-  { seq: 3, t: 12, node: 'n1', kind: 'cri', type: 'ContainerStarted', source: 'relist', podUid: 'u1', container: 'web' },
-  { seq: 4, t: 12, node: 'n1', kind: 'container', type: 'ContainerStateChanged', podUid: 'u1', list: 'regular', name: 'web', status: running('web'), to: 'running', cause: 3 },
-  { seq: 5, t: 12, node: 'n1', kind: 'pod', type: 'PodPhaseChanged', podUid: 'u1', phase: 'Running', from: 'Pending', why: { id: 'phase.running' }, cause: 3 },
+  {
+    seq: 3,
+    t: 12,
+    node: 'n1',
+    kind: 'cri',
+    type: 'ContainerStarted',
+    source: 'relist',
+    podUid: 'u1',
+    container: 'web',
+  },
+  {
+    seq: 4,
+    t: 12,
+    node: 'n1',
+    kind: 'container',
+    type: 'ContainerStateChanged',
+    podUid: 'u1',
+    list: 'regular',
+    name: 'web',
+    status: running('web'),
+    to: 'running',
+    cause: 3,
+  },
+  {
+    seq: 5,
+    t: 12,
+    node: 'n1',
+    kind: 'pod',
+    type: 'PodPhaseChanged',
+    podUid: 'u1',
+    phase: 'Running',
+    from: 'Pending',
+    why: { id: 'phase.running' },
+    cause: 3,
+  },
   {
     seq: 6,
     t: 13,
@@ -42,10 +82,46 @@ const events: TimelineEvent[] = [
     condition: { type: 'Ready', status: 'True' },
     why: { id: 'ready.true' },
   },
-  { seq: 7, t: 14, node: 'n1', kind: 'container', type: 'ContainerStateChanged', podUid: 'u1', list: 'init', name: 'init-a', status: running('init-a') },
-  { seq: 8, t: 14, node: 'n1', kind: 'container', type: 'ContainerStateChanged', podUid: 'u1', list: 'init', name: 'init-b', status: running('init-b') },
-  { seq: 9, t: 15, node: 'n1', kind: 'pod', type: 'PodUpdated', podUid: 'u1', patch: { nextRestartAt: { web: 99 }, status: { podIP: '10.0.0.1' } } },
-  { seq: 10, t: 16, node: 'n1', kind: 'node', type: 'NodeConditionChanged', condition: { type: 'Ready', status: 'True' }, why: { id: 'node.ready' } },
+  {
+    seq: 7,
+    t: 14,
+    node: 'n1',
+    kind: 'container',
+    type: 'ContainerStateChanged',
+    podUid: 'u1',
+    list: 'init',
+    name: 'init-a',
+    status: running('init-a'),
+  },
+  {
+    seq: 8,
+    t: 14,
+    node: 'n1',
+    kind: 'container',
+    type: 'ContainerStateChanged',
+    podUid: 'u1',
+    list: 'init',
+    name: 'init-b',
+    status: running('init-b'),
+  },
+  {
+    seq: 9,
+    t: 15,
+    node: 'n1',
+    kind: 'pod',
+    type: 'PodUpdated',
+    podUid: 'u1',
+    patch: { nextRestartAt: { web: 99 }, status: { podIP: '10.0.0.1' } },
+  },
+  {
+    seq: 10,
+    t: 16,
+    node: 'n1',
+    kind: 'node',
+    type: 'NodeConditionChanged',
+    condition: { type: 'Ready', status: 'True' },
+    why: { id: 'node.ready' },
+  },
 ];
 
 describe('reduce', () => {
@@ -65,14 +141,20 @@ describe('reduce', () => {
 
   it('orders init statuses like spec.initContainers and others by name', () => {
     const s = reduceAll(emptyState(), events);
-    expect(s.nodes.n1?.pods.u1?.status.initContainerStatuses?.map((c) => c.name)).toEqual(['init-b', 'init-a']);
+    expect(s.nodes.n1?.pods.u1?.status.initContainerStatuses?.map((c) => c.name)).toEqual([
+      'init-b',
+      'init-a',
+    ]);
   });
 
   it('ignores events at or below the current seq (duplicates are no-ops)', () => {
     const once = reduceAll(emptyState(), events);
     const twice = reduceAll(once, events);
     expect(twice).toBe(once);
-    const interleaved = reduceAll(emptyState(), events.flatMap((e) => [e, e]));
+    const interleaved = reduceAll(
+      emptyState(),
+      events.flatMap((e) => [e, e]),
+    );
     expect(interleaved).toEqual(once);
   });
 
@@ -81,15 +163,34 @@ describe('reduce', () => {
       ...events,
       { seq: 11, t: 17, node: 'n2', kind: 'node', type: 'NodeAdded', endpoint: 'unix:///b.sock' },
     ]);
-    const next = reduce(base, { seq: 12, t: 18, node: 'n1', kind: 'pod', type: 'PodPhaseChanged', podUid: 'u1', phase: 'Failed' });
+    const next = reduce(base, {
+      seq: 12,
+      t: 18,
+      node: 'n1',
+      kind: 'pod',
+      type: 'PodPhaseChanged',
+      podUid: 'u1',
+      phase: 'Failed',
+    });
     expect(next.nodes.n2).toBe(base.nodes.n2);
     expect(next.nodes.n1).not.toBe(base.nodes.n1);
   });
 
   it('removes pods, containers and nodes', () => {
     let s = reduceAll(emptyState(), events);
-    s = reduce(s, { seq: 11, t: 20, node: 'n1', kind: 'container', type: 'ContainerRemoved', podUid: 'u1', list: 'init', name: 'init-a' });
-    expect(s.nodes.n1?.pods.u1?.status.initContainerStatuses?.map((c) => c.name)).toEqual(['init-b']);
+    s = reduce(s, {
+      seq: 11,
+      t: 20,
+      node: 'n1',
+      kind: 'container',
+      type: 'ContainerRemoved',
+      podUid: 'u1',
+      list: 'init',
+      name: 'init-a',
+    });
+    expect(s.nodes.n1?.pods.u1?.status.initContainerStatuses?.map((c) => c.name)).toEqual([
+      'init-b',
+    ]);
     s = reduce(s, { seq: 12, t: 21, node: 'n1', kind: 'pod', type: 'PodRemoved', podUid: 'u1' });
     expect(s.nodes.n1?.pods.u1).toBeUndefined();
     s = reduce(s, { seq: 13, t: 22, node: 'n1', kind: 'node', type: 'NodeRemoved' });
@@ -98,12 +199,28 @@ describe('reduce', () => {
 
   it('clears patched fields with null', () => {
     let s = reduceAll(emptyState(), events);
-    s = reduce(s, { seq: 11, t: 20, node: 'n1', kind: 'pod', type: 'PodUpdated', podUid: 'u1', patch: { nextRestartAt: null } });
+    s = reduce(s, {
+      seq: 11,
+      t: 20,
+      node: 'n1',
+      kind: 'pod',
+      type: 'PodUpdated',
+      podUid: 'u1',
+      patch: { nextRestartAt: null },
+    });
     expect(s.nodes.n1?.pods.u1?.nextRestartAt).toBeUndefined();
   });
 
   it('tolerates events for entities it does not know (no throw, seq advances)', () => {
-    const s = reduce(emptyState(), { seq: 5, t: 1, node: 'ghost', kind: 'pod', type: 'PodPhaseChanged', podUid: 'x', phase: 'Running' });
+    const s = reduce(emptyState(), {
+      seq: 5,
+      t: 1,
+      node: 'ghost',
+      kind: 'pod',
+      type: 'PodPhaseChanged',
+      podUid: 'x',
+      phase: 'Running',
+    });
     expect(s.seq).toBe(5);
     expect(s.nodes).toEqual({});
   });

@@ -14,7 +14,8 @@ export function log(message) {
 export function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
   if (r.error) throw new Error(`${cmd} ${args.join(' ')}: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status ?? r.signal}`);
+  if (r.status !== 0)
+    throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status ?? r.signal}`);
 }
 
 /** `npm ci` when node_modules is missing or older than package-lock.json. */

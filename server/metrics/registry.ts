@@ -5,13 +5,15 @@
  */
 type Labels = Readonly<Record<string, string>>;
 
-const escapeLabel = (v: string) => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+const escapeLabel = (v: string) =>
+  v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 const labelKey = (labels: Labels) =>
   Object.keys(labels)
     .sort()
     .map((k) => `${k}="${escapeLabel(labels[k] ?? '')}"`)
     .join(',');
-const fmt = (n: number) => (Number.isFinite(n) ? String(n) : n > 0 ? '+Inf' : n < 0 ? '-Inf' : 'NaN');
+const fmt = (n: number) =>
+  Number.isFinite(n) ? String(n) : n > 0 ? '+Inf' : n < 0 ? '-Inf' : 'NaN';
 
 interface Metric {
   render(): string[];
@@ -55,7 +57,8 @@ export class Counter extends Series<number> {
   }
   render(): string[] {
     const out = this.header();
-    for (const { labels, value } of this.values.values()) out.push(`${this.name}${wrap(labelKey(labels))} ${fmt(value)}`);
+    for (const { labels, value } of this.values.values())
+      out.push(`${this.name}${wrap(labelKey(labels))} ${fmt(value)}`);
     return out;
   }
 }
@@ -73,7 +76,8 @@ export class Gauge extends Series<number> {
   }
   render(): string[] {
     const out = this.header();
-    for (const { labels, value } of this.values.values()) out.push(`${this.name}${wrap(labelKey(labels))} ${fmt(value)}`);
+    for (const { labels, value } of this.values.values())
+      out.push(`${this.name}${wrap(labelKey(labels))} ${fmt(value)}`);
     return out;
   }
 }
@@ -87,8 +91,13 @@ export class Histogram extends Series<{ buckets: number[]; sum: number; count: n
     super(name, help, 'histogram');
   }
   observe(labels: Labels, value: number): void {
-    const s = this.slot(labels, () => ({ buckets: this.bounds.map(() => 0), sum: 0, count: 0 })).value;
-    for (let i = 0; i < this.bounds.length; i++) if (value <= (this.bounds[i] ?? Infinity)) s.buckets[i] = (s.buckets[i] ?? 0) + 1;
+    const s = this.slot(labels, () => ({
+      buckets: this.bounds.map(() => 0),
+      sum: 0,
+      count: 0,
+    })).value;
+    for (let i = 0; i < this.bounds.length; i++)
+      if (value <= (this.bounds[i] ?? Infinity)) s.buckets[i] = (s.buckets[i] ?? 0) + 1;
     s.sum += value;
     s.count += 1;
   }
@@ -96,7 +105,11 @@ export class Histogram extends Series<{ buckets: number[]; sum: number; count: n
     const out = this.header();
     for (const { labels, value } of this.values.values()) {
       const key = labelKey(labels);
-      this.bounds.forEach((b, i) => out.push(`${this.name}_bucket${wrap(join(key, `le="${fmt(b)}"`))} ${value.buckets[i] ?? 0}`));
+      this.bounds.forEach((b, i) =>
+        out.push(
+          `${this.name}_bucket${wrap(join(key, `le="${fmt(b)}"`))} ${value.buckets[i] ?? 0}`,
+        ),
+      );
       out.push(`${this.name}_bucket${wrap(join(key, 'le="+Inf"'))} ${value.count}`);
       out.push(`${this.name}_sum${wrap(key)} ${fmt(value.sum)}`);
       out.push(`${this.name}_count${wrap(key)} ${value.count}`);

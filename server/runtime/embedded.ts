@@ -25,9 +25,19 @@ export async function startEmbeddedWorkload(options: {
 }): Promise<EmbeddedWorkload> {
   const clock = fromSimClock(options.clock);
   const drivers = options.nodes.map(
-    (n) => new Driver({ client: n.client, node: n.name, clock, backoffScale: options.backoffScale, log: options.log }),
+    (n) =>
+      new Driver({
+        client: n.client,
+        node: n.name,
+        clock,
+        backoffScale: options.backoffScale,
+        log: options.log,
+      }),
   );
-  const demo = options.demo === false ? undefined : await startDemoWorkload({ drivers, clock, seed: options.seed });
+  const demo =
+    options.demo === false
+      ? undefined
+      : await startDemoWorkload({ drivers, clock, seed: options.seed });
   return {
     drivers,
     hints: drivers.map((d) => d.hints),

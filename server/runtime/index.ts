@@ -80,7 +80,12 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
       dial: (endpoint) => criRuntime(endpoint, { timeoutMs: config.periods.criTimeoutMs }),
       allowEndpoints: config.allowEndpoints,
       ...(initialState ? { initialState } : {}),
-      ...(sim ? { clock: sim.clock, backoff: () => newBackoff(10_000 * DEMO_BACKOFF_SCALE, 300_000 * DEMO_BACKOFF_SCALE) } : {}),
+      ...(sim
+        ? {
+            clock: sim.clock,
+            backoff: () => newBackoff(10_000 * DEMO_BACKOFF_SCALE, 300_000 * DEMO_BACKOFF_SCALE),
+          }
+        : {}),
       log,
     });
     stops.unshift(() => engine.stop());
@@ -103,23 +108,33 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
     }
     engine.start();
     if (kube) {
-      const bridge = new DriftBridge(kube, {
-        state: () => engine.snapshot(),
-        append: (events) => engine.record(events),
-        now: () => Date.now(),
-      }, { onError: (err) => log(`drift: ${err instanceof Error ? err.message : String(err)}`) });
+      const bridge = new DriftBridge(
+        kube,
+        {
+          state: () => engine.snapshot(),
+          append: (events) => engine.record(events),
+          now: () => Date.now(),
+        },
+        { onError: (err) => log(`drift: ${err instanceof Error ? err.message : String(err)}`) },
+      );
       kube.start();
       bridge.start();
       stops.unshift(() => bridge.stop());
     }
 
     const retention = setInterval(() => {
-      store.retention().catch((err: unknown) => log(`retention: ${err instanceof Error ? err.message : String(err)}`));
+      store
+        .retention()
+        .catch((err: unknown) =>
+          log(`retention: ${err instanceof Error ? err.message : String(err)}`),
+        );
     }, 60_000);
     retention.unref();
     stops.push(() => clearInterval(retention));
 
-    const where = sim ? `${sim.nodes.length} simulated node(s) in ${sim.socketDir}` : `${config.nodes.length} CRI endpoint(s)`;
+    const where = sim
+      ? `${sim.nodes.length} simulated node(s) in ${sim.socketDir}`
+      : `${config.nodes.length} CRI endpoint(s)`;
     log(`watching ${where}; timeline at ${store.path} (seq ${store.latestSeq()})`);
 
     let stopping: Promise<void> | undefined;

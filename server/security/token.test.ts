@@ -30,10 +30,21 @@ describe('token', () => {
 
   it('takes the bearer header, then ?token=, then the cookie', () => {
     const h = (v?: string) => new Headers(v ? { authorization: v } : {});
-    expect(presentedToken({ headers: h('Bearer abc'), url: 'http://x/?token=q' }, 'c')).toEqual({ token: 'abc', fromQuery: false });
-    expect(presentedToken({ headers: h(), url: 'http://x/?token=q' }, 'c')).toEqual({ token: 'q', fromQuery: true });
-    expect(presentedToken({ headers: h(), url: 'http://x/' }, 'c')).toEqual({ token: 'c', fromQuery: false });
-    expect(presentedToken({ headers: h(), url: 'http://x/' }, undefined)).toEqual({ fromQuery: false });
+    expect(presentedToken({ headers: h('Bearer abc'), url: 'http://x/?token=q' }, 'c')).toEqual({
+      token: 'abc',
+      fromQuery: false,
+    });
+    expect(presentedToken({ headers: h(), url: 'http://x/?token=q' }, 'c')).toEqual({
+      token: 'q',
+      fromQuery: true,
+    });
+    expect(presentedToken({ headers: h(), url: 'http://x/' }, 'c')).toEqual({
+      token: 'c',
+      fromQuery: false,
+    });
+    expect(presentedToken({ headers: h(), url: 'http://x/' }, undefined)).toEqual({
+      fromQuery: false,
+    });
   });
 });
 

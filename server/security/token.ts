@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 
 export const TOKEN_COOKIE = 'podscope_token';
 
-export function configuredToken(env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
+export function configuredToken(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string | undefined {
   if (env.PODSCOPE_TOKEN) return env.PODSCOPE_TOKEN;
   if (env.PODSCOPE_TOKEN_FILE) {
     try {
@@ -29,7 +31,10 @@ export function tokenMatches(presented: string | undefined | null, expected: str
 }
 
 /** The token a request presents: `Authorization: Bearer …`, the cookie, or `?token=` (first visit). */
-export function presentedToken(req: { headers: Headers; url: string }, cookie: string | undefined): { token?: string; fromQuery: boolean } {
+export function presentedToken(
+  req: { headers: Headers; url: string },
+  cookie: string | undefined,
+): { token?: string; fromQuery: boolean } {
   const auth = req.headers.get('authorization');
   if (auth?.startsWith('Bearer ')) return { token: auth.slice(7).trim(), fromQuery: false };
   const q = new URL(req.url).searchParams.get('token');

@@ -24,7 +24,14 @@ async function setup() {
   const store = openStore({ path: ':memory:' });
   const engine = new Engine({
     store: engineStore(store),
-    timings: { relistMs: 1000, nodeStatusMs: 10_000, fullRelistMs: 60_000, nodeMonitorGraceMs: 50_000, plegThresholdMs: 180_000, tolerationSeconds: 300 },
+    timings: {
+      relistMs: 1000,
+      nodeStatusMs: 10_000,
+      fullRelistMs: 60_000,
+      nodeMonitorGraceMs: 50_000,
+      plegThresholdMs: 180_000,
+      tolerationSeconds: 300,
+    },
     dial: () => ({}) as RuntimeClient,
     log: () => undefined,
   });
@@ -38,7 +45,15 @@ async function setup() {
   const port = () => (server.address() as AddressInfo).port;
   const emit = (n: number) => {
     const batch: UnsequencedEvent[] = [];
-    for (let i = 0; i < n; i++) batch.push({ kind: 'cri', type: 'RelistFailed', source: 'relist', node: 'n', t: Date.now(), detail: { i } });
+    for (let i = 0; i < n; i++)
+      batch.push({
+        kind: 'cri',
+        type: 'RelistFailed',
+        source: 'relist',
+        node: 'n',
+        t: Date.now(),
+        detail: { i },
+      });
     engine.record(batch);
   };
   return { engine, store, port, emit };
@@ -50,9 +65,16 @@ interface Frame {
 }
 
 /** Reads SSE frames until `stop` says so, then aborts the connection. */
-async function readFrames(url: string, stop: (frames: Frame[]) => boolean, lastEventId?: string): Promise<Frame[]> {
+async function readFrames(
+  url: string,
+  stop: (frames: Frame[]) => boolean,
+  lastEventId?: string,
+): Promise<Frame[]> {
   const ac = new AbortController();
-  const res = await fetch(url, { signal: ac.signal, headers: lastEventId ? { 'Last-Event-ID': lastEventId } : {} });
+  const res = await fetch(url, {
+    signal: ac.signal,
+    headers: lastEventId ? { 'Last-Event-ID': lastEventId } : {},
+  });
   expect(res.headers.get('content-type')).toContain('text/event-stream');
   const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const frames: Frame[] = [];
@@ -80,7 +102,8 @@ async function readFrames(url: string, stop: (frames: Frame[]) => boolean, lastE
   return frames;
 }
 
-const seqsOf = (frames: Frame[]) => frames.flatMap((f) => (f.data.type === 'events' ? f.data.events.map((e) => e.seq) : []));
+const seqsOf = (frames: Frame[]) =>
+  frames.flatMap((f) => (f.data.type === 'events' ? f.data.events.map((e) => e.seq) : []));
 
 describe('cluster.watch over SSE', () => {
   it('starts with a snapshot, then streams events tracked by seq', async () => {
@@ -116,7 +139,11 @@ describe('cluster.watch over SSE', () => {
   it('answers a foreign or future id with a fresh snapshot', async () => {
     const s = await setup();
     s.emit(2);
-    const frames = await readFrames(`http://127.0.0.1:${s.port()}/cluster.watch`, (f) => f.length >= 1, '999');
+    const frames = await readFrames(
+      `http://127.0.0.1:${s.port()}/cluster.watch`,
+      (f) => f.length >= 1,
+      '999',
+    );
     expect(frames[0]?.data.type).toBe('snapshot');
   });
 });

@@ -17,23 +17,53 @@ const run = promisify(execFile);
 const IMAGE = 'podscope.local/busybox:1';
 
 const pods: Record<string, V1Pod> = {
-  exit3: { metadata: { name: 'exit3', namespace: 't' }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: IMAGE, command: ['sh', '-c', 'sleep 1; exit 3'] }] } },
-  exit0: { metadata: { name: 'exit0', namespace: 't' }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: IMAGE, command: ['sh', '-c', 'sleep 1; exit 0'] }] } },
+  exit3: {
+    metadata: { name: 'exit3', namespace: 't' },
+    spec: {
+      restartPolicy: 'Never',
+      containers: [{ name: 'c', image: IMAGE, command: ['sh', '-c', 'sleep 1; exit 3'] }],
+    },
+  },
+  exit0: {
+    metadata: { name: 'exit0', namespace: 't' },
+    spec: {
+      restartPolicy: 'Never',
+      containers: [{ name: 'c', image: IMAGE, command: ['sh', '-c', 'sleep 1; exit 0'] }],
+    },
+  },
   oom: {
     metadata: { name: 'oom', namespace: 't' },
     spec: {
       restartPolicy: 'Never',
       containers: [
-        { name: 'c', image: IMAGE, command: ['sh', '-c', 'sleep 1; exec dd if=/dev/zero of=/dev/null bs=64M'], resources: { limits: { memory: '32Mi' } } },
+        {
+          name: 'c',
+          image: IMAGE,
+          command: ['sh', '-c', 'sleep 1; exec dd if=/dev/zero of=/dev/null bs=64M'],
+          resources: { limits: { memory: '32Mi' } },
+        },
       ],
     },
   },
-  nobinary: { metadata: { name: 'nobinary', namespace: 't' }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: IMAGE, command: ['/no/such/binary'] }] } },
-  stopped: { metadata: { name: 'stopped', namespace: 't' }, spec: { containers: [{ name: 'c', image: IMAGE, command: ['sleep', '3600'] }] } },
+  nobinary: {
+    metadata: { name: 'nobinary', namespace: 't' },
+    spec: {
+      restartPolicy: 'Never',
+      containers: [{ name: 'c', image: IMAGE, command: ['/no/such/binary'] }],
+    },
+  },
+  stopped: {
+    metadata: { name: 'stopped', namespace: 't' },
+    spec: { containers: [{ name: 'c', image: IMAGE, command: ['sleep', '3600'] }] },
+  },
 };
 
 async function snapshot(endpoint: string): Promise<SnapshotNode> {
-  const { stdout } = await run(process.execPath, ['bin/podscope.mjs', 'snapshot', '--cri', `node=${endpoint}`, '--json'], { timeout: 60_000 });
+  const { stdout } = await run(
+    process.execPath,
+    ['bin/podscope.mjs', 'snapshot', '--cri', `node=${endpoint}`, '--json'],
+    { timeout: 60_000 },
+  );
   const doc = JSON.parse(stdout) as { nodes: SnapshotNode[] };
   expect(doc.nodes).toHaveLength(1);
   const [node] = doc.nodes;
@@ -84,26 +114,40 @@ function suite(name: string, start: () => Promise<Target>, skip = false) {
     });
 
     it('a container that exits 3 is terminated with reason Error and exit code 3', () => {
-      expect(container(node, 'exit3')?.state?.terminated).toMatchObject({ exitCode: 3, reason: 'Error' });
+      expect(container(node, 'exit3')?.state?.terminated).toMatchObject({
+        exitCode: 3,
+        reason: 'Error',
+      });
       expect(node.pods.find((p) => p.metadata.name === 'exit3')?.status.phase).toBe('Failed');
     });
 
     it('exit 0 is Completed, and the Never pod Succeeded', () => {
-      expect(container(node, 'exit0')?.state?.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
+      expect(container(node, 'exit0')?.state?.terminated).toMatchObject({
+        exitCode: 0,
+        reason: 'Completed',
+      });
       expect(node.pods.find((p) => p.metadata.name === 'exit0')?.status.phase).toBe('Succeeded');
     });
 
     it('over its memory limit is OOMKilled, 137', () => {
-      expect(container(node, 'oom')?.state?.terminated).toMatchObject({ exitCode: 137, reason: 'OOMKilled' });
+      expect(container(node, 'oom')?.state?.terminated).toMatchObject({
+        exitCode: 137,
+        reason: 'OOMKilled',
+      });
     });
 
     it('a missing binary is StartError, 128', () => {
-      expect(container(node, 'nobinary')?.state?.terminated).toMatchObject({ exitCode: 128, reason: 'StartError' });
+      expect(container(node, 'nobinary')?.state?.terminated).toMatchObject({
+        exitCode: 128,
+        reason: 'StartError',
+      });
     });
 
     it('a stopped sandbox makes PodReadyToStartContainers False', () => {
       const pod = node.pods.find((p) => p.metadata.name === 'stopped');
-      expect(pod?.status.conditions?.find((c) => c.type === 'PodReadyToStartContainers')?.status).toBe('False');
+      expect(
+        pod?.status.conditions?.find((c) => c.type === 'PodReadyToStartContainers')?.status,
+      ).toBe('False');
       expect(pod?.why.conditions.PodReadyToStartContainers).toBeTruthy();
     });
 
@@ -114,13 +158,23 @@ function suite(name: string, start: () => Promise<Target>, skip = false) {
 }
 
 suite('the simulator', startSimTarget);
-suite('real containerd', startContainerdTarget, skipContainerd('podscope snapshot on real containerd'));
+suite(
+  'real containerd',
+  startContainerdTarget,
+  skipContainerd('podscope snapshot on real containerd'),
+);
 
 describe('podscope snapshot with an unreadable endpoint', () => {
   it('exits non-zero with a one-line error', async () => {
-    const err = await run(process.execPath, ['bin/podscope.mjs', 'snapshot', '--cri', '/tmp/podscope-no-such.sock', '--json', '--timeout', '2s']).catch(
-      (e: unknown) => e as { code: number; stderr: string; stdout: string },
-    );
+    const err = await run(process.execPath, [
+      'bin/podscope.mjs',
+      'snapshot',
+      '--cri',
+      '/tmp/podscope-no-such.sock',
+      '--json',
+      '--timeout',
+      '2s',
+    ]).catch((e: unknown) => e as { code: number; stderr: string; stdout: string });
     expect((err as { code: number }).code).toBe(1);
     expect((err as { stderr: string }).stderr.trim().split('\n')).toHaveLength(1);
     expect((err as { stderr: string }).stderr).toMatch(/podscope-no-such\.sock/);

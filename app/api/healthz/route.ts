@@ -7,5 +7,8 @@ export const dynamic = 'force-dynamic';
 export async function GET(): Promise<Response> {
   const podscope = await getRuntime();
   const health = podscope.engine.health();
-  return Response.json(health, { status: health.ok ? 200 : 503, headers: { 'cache-control': 'no-store' } });
+  return Response.json(health, {
+    status: health.ok ? 200 : 503,
+    headers: { 'cache-control': 'no-store' },
+  });
 }

@@ -16,7 +16,13 @@ Any host other than loopback needs PODSCOPE_TOKEN (or PODSCOPE_TOKEN_FILE).`;
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
-export function serveEnv(values: { cri?: string[]; host?: string; port?: string; data?: string; kubeconfig?: string }): NodeJS.ProcessEnv {
+export function serveEnv(values: {
+  cri?: string[];
+  host?: string;
+  port?: string;
+  data?: string;
+  kubeconfig?: string;
+}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (values.cri?.length) env.PODSCOPE_CRI = values.cri.join(',');
   if (values.host) env.PODSCOPE_HOST = values.host;
@@ -30,7 +36,11 @@ export function runServer(env: NodeJS.ProcessEnv): Promise<number> {
   // Validate before building, so a bad flag fails in a second rather than after a build.
   loadConfig(env);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [`${root}scripts/start.mjs`], { cwd: root, env, stdio: 'inherit' });
+    const child = spawn(process.execPath, [`${root}scripts/start.mjs`], {
+      cwd: root,
+      env,
+      stdio: 'inherit',
+    });
     const forward = (signal: NodeJS.Signals) => child.kill(signal);
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);

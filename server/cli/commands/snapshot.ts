@@ -32,7 +32,10 @@ Exit status: 0 on success; 1 with a one-line error when an endpoint cannot be re
 
 export interface SnapshotPod {
   metadata: { name: string; namespace: string; uid: string };
-  status: Pick<V1PodStatus, 'phase' | 'conditions' | 'initContainerStatuses' | 'containerStatuses'> &
+  status: Pick<
+    V1PodStatus,
+    'phase' | 'conditions' | 'initContainerStatuses' | 'containerStatuses'
+  > &
     Partial<Pick<V1PodStatus, 'podIP' | 'podIPs' | 'startTime' | 'qosClass'>>;
   why: { phase: string; conditions: Record<string, string>; containers: Record<string, string> };
   specSource: PodView['specSource'];
@@ -100,7 +103,10 @@ function snapshotNode(state: ClusterState, n: NodeEndpoint): SnapshotNode {
   const why: Record<string, string> = {};
   for (const [type, e] of Object.entries(view?.why ?? {})) why[type] = formatExplanation(e);
   const pods = Object.values(view?.pods ?? {}).sort(
-    (a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name) || a.uid.localeCompare(b.uid),
+    (a, b) =>
+      a.namespace.localeCompare(b.namespace) ||
+      a.name.localeCompare(b.name) ||
+      a.uid.localeCompare(b.uid),
   );
   return {
     name: n.name,
@@ -128,7 +134,11 @@ function snapshotPod(p: PodView): SnapshotPod {
       ...(s.startTime ? { startTime: s.startTime } : {}),
       ...(s.qosClass ? { qosClass: s.qosClass } : {}),
     },
-    why: { phase: formatExplanation(p.why.phase), conditions: text(p.why.conditions), containers: text(p.why.containers) },
+    why: {
+      phase: formatExplanation(p.why.phase),
+      conditions: text(p.why.conditions),
+      containers: text(p.why.containers),
+    },
     specSource: p.specSource,
   };
 }
@@ -137,11 +147,22 @@ function summary(doc: { nodes: SnapshotNode[] }): string {
   const lines: string[] = [];
   for (const n of doc.nodes) {
     const ready = n.conditions.find((c) => c.type === 'Ready');
-    lines.push(`NODE ${n.name}  ${n.runtime.name} ${n.runtime.version}  Ready=${ready?.status ?? '?'}  (${n.endpoint})`);
+    lines.push(
+      `NODE ${n.name}  ${n.runtime.name} ${n.runtime.version}  Ready=${ready?.status ?? '?'}  (${n.endpoint})`,
+    );
     for (const p of n.pods) {
-      lines.push(`  ${p.metadata.namespace}/${p.metadata.name}  ${p.status.phase ?? '?'}  — ${p.why.phase}`);
-      for (const c of [...(p.status.initContainerStatuses ?? []), ...(p.status.containerStatuses ?? [])]) {
-        const st = c.state?.running ? 'Running' : c.state?.terminated ? `Terminated(${c.state.terminated.reason ?? ''}, ${c.state.terminated.exitCode})` : `Waiting(${c.state?.waiting?.reason ?? ''})`;
+      lines.push(
+        `  ${p.metadata.namespace}/${p.metadata.name}  ${p.status.phase ?? '?'}  — ${p.why.phase}`,
+      );
+      for (const c of [
+        ...(p.status.initContainerStatuses ?? []),
+        ...(p.status.containerStatuses ?? []),
+      ]) {
+        const st = c.state?.running
+          ? 'Running'
+          : c.state?.terminated
+            ? `Terminated(${c.state.terminated.reason ?? ''}, ${c.state.terminated.exitCode})`
+            : `Waiting(${c.state?.waiting?.reason ?? ''})`;
         lines.push(`    ${c.name}  ${st}  restarts=${c.restartCount}`);
       }
     }
@@ -161,8 +182,14 @@ export const snapshotCommand: Command = {
       kubeconfig: { type: 'string' },
     });
     const nodes = criNodes(values.cri);
-    const doc = await takeSnapshot(nodes, parseDuration(values.timeout, '--timeout'), values.kubeconfig);
-    process.stdout.write(values.json ? `${JSON.stringify(toJsonValue(doc))}\n` : `${summary(doc)}\n`);
+    const doc = await takeSnapshot(
+      nodes,
+      parseDuration(values.timeout, '--timeout'),
+      values.kubeconfig,
+    );
+    process.stdout.write(
+      values.json ? `${JSON.stringify(toJsonValue(doc))}\n` : `${summary(doc)}\n`,
+    );
     return 0;
   },
 };

@@ -3,7 +3,10 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseNodeSpec, type NodeEndpoint } from '@/server/config';
 import { UsageError } from '../command';
 
-export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
+export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
+  args: string[],
+  options: T,
+) {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
@@ -14,14 +17,18 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: s
 /** `--cri [NAME=]ENDPOINT` values → node endpoints with unique names. */
 export function criNodes(values: readonly string[] | undefined, required = true): NodeEndpoint[] {
   const specs = values ?? [];
-  if (required && specs.length === 0) throw new UsageError('give at least one --cri [NAME=]ENDPOINT');
+  if (required && specs.length === 0)
+    throw new UsageError('give at least one --cri [NAME=]ENDPOINT');
   const nodes = specs.map((s, i) => parseNodeSpec(s, i));
   const seen = new Set<string>();
   for (const n of nodes) {
     if (!/^(unix:\/\/\/|tcp:\/\/|\/)/.test(n.endpoint)) {
-      throw new UsageError(`--cri ${n.endpoint}: an endpoint is unix:///path, /path or tcp://host:port`);
+      throw new UsageError(
+        `--cri ${n.endpoint}: an endpoint is unix:///path, /path or tcp://host:port`,
+      );
     }
-    if (seen.has(n.name)) throw new UsageError(`--cri: two nodes are named "${n.name}"; name them NAME=ENDPOINT`);
+    if (seen.has(n.name))
+      throw new UsageError(`--cri: two nodes are named "${n.name}"; name them NAME=ENDPOINT`);
     seen.add(n.name);
   }
   return nodes;
@@ -33,5 +40,7 @@ export function parseDuration(text: string, flag: string): number {
   if (!m) throw new UsageError(`${flag} ${text}: a duration is like 30s, 5m, 1h or 1500ms`);
   const n = Number(m[1]);
   const unit = m[2] ?? 's';
-  return Math.round(n * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000));
+  return Math.round(
+    n * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000),
+  );
 }

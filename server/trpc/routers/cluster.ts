@@ -5,7 +5,8 @@ import type { ClusterState } from '@/lib/timeline/state';
 import { publicProcedure, router } from '../init';
 
 /** One streamed item: the full state (first, or after a gap) or a batch of events in seq order. */
-export type WatchMessage = { type: 'snapshot'; state: ClusterState } | { type: 'events'; events: TimelineEvent[] };
+export type WatchMessage =
+  { type: 'snapshot'; state: ClusterState } | { type: 'events'; events: TimelineEvent[] };
 
 const BACKFILL_PAGE = 2_000;
 
@@ -22,12 +23,20 @@ export const clusterRouter = router({
    * with lastEventId resumes with no gap and no duplicate: subscribe to the live bus first, then
    * backfill from the store, then skip anything at or below the last sent seq.
    */
-  watch: publicProcedure.input(z.object({ lastEventId }).optional()).subscription(async function* ({ ctx, input, signal }) {
+  watch: publicProcedure.input(z.object({ lastEventId }).optional()).subscription(async function* ({
+    ctx,
+    input,
+    signal,
+  }) {
     const live = ctx.engine.subscribe(signal);
     try {
       let sent: number;
       const resumeFrom = input?.lastEventId != null ? Number(input.lastEventId) : undefined;
-      if (resumeFrom === undefined || resumeFrom < ctx.engine.oldestSeq() - 1 || resumeFrom > ctx.engine.snapshot().seq) {
+      if (
+        resumeFrom === undefined ||
+        resumeFrom < ctx.engine.oldestSeq() - 1 ||
+        resumeFrom > ctx.engine.snapshot().seq
+      ) {
         // First connection, or the gap reaches past retention (or a foreign id): start from a snapshot.
         const state = ctx.engine.snapshot();
         sent = state.seq;
@@ -50,7 +59,10 @@ export const clusterRouter = router({
       }
       if (live.overflowed) {
         // We fell behind the live bus: end with a retryable error; the client resumes from `sent`.
-        throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'subscriber fell behind; resume from the last event id' });
+        throw new TRPCError({
+          code: 'INTERNAL_SERVER_ERROR',
+          message: 'subscriber fell behind; resume from the last event id',
+        });
       }
     } finally {
       live.close();

@@ -6,7 +6,10 @@ const nodeName = z
   .string()
   .min(1)
   .max(253)
-  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'a node name is a DNS subdomain (lower case letters, digits, - and .)');
+  .regex(
+    /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/,
+    'a node name is a DNS subdomain (lower case letters, digits, - and .)',
+  );
 
 export const nodesRouter = router({
   list: publicProcedure.query(({ ctx }) => ctx.engine.nodes()),
@@ -20,15 +23,20 @@ export const nodesRouter = router({
         });
       }
       if (ctx.engine.nodes().some((n) => n.name === input.name)) {
-        throw new TRPCError({ code: 'CONFLICT', message: `node ${input.name} is already connected` });
+        throw new TRPCError({
+          code: 'CONFLICT',
+          message: `node ${input.name} is already connected`,
+        });
       }
       return ctx.engine.connect(input);
     }),
-  disconnect: publicProcedure.input(z.object({ name: nodeName })).mutation(async ({ ctx, input }) => {
-    if (!ctx.engine.nodes().some((n) => n.name === input.name)) {
-      throw new TRPCError({ code: 'NOT_FOUND', message: `no node named ${input.name}` });
-    }
-    await ctx.engine.disconnect(input.name);
-    return { ok: true as const };
-  }),
+  disconnect: publicProcedure
+    .input(z.object({ name: nodeName }))
+    .mutation(async ({ ctx, input }) => {
+      if (!ctx.engine.nodes().some((n) => n.name === input.name)) {
+        throw new TRPCError({ code: 'NOT_FOUND', message: `no node named ${input.name}` });
+      }
+      await ctx.engine.disconnect(input.name);
+      return { ok: true as const };
+    }),
 });

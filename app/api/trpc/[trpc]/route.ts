@@ -13,7 +13,8 @@ async function handler(req: Request): Promise<Response> {
     router: appRouter,
     createContext: () => ({ engine: podscope.engine }),
     onError({ error, path }) {
-      if (error.code === 'INTERNAL_SERVER_ERROR') console.error(`[podscope] trpc ${path ?? '?'}: ${error.message}`);
+      if (error.code === 'INTERNAL_SERVER_ERROR')
+        console.error(`[podscope] trpc ${path ?? '?'}: ${error.message}`);
     },
   });
 }
