@@ -267,7 +267,8 @@ export function ClusterProvider({
     const view: ViewState = { speed, filter, source: initialView.source };
     if (initialView.demoStart !== undefined) view.demoStart = initialView.demoStart;
     if (selection) view.sel = selection;
-    if (urlAt !== undefined) view.at = Math.round(urlAt);
+    // Rounded up: an event observed at a fractional millisecond must still be "at or before" it.
+    if (urlAt !== undefined) view.at = Math.ceil(urlAt);
     const params = writeView(view, new URLSearchParams(window.location.search));
     const query = params.toString();
     const url = `${window.location.pathname}${query ? `?${query}` : ''}${window.location.hash}`;

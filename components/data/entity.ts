@@ -7,6 +7,7 @@
 import type { V1ContainerStatus, V1NodeCondition } from '@kubernetes/client-node';
 import type { ContainerStateName } from '@/lib/timeline/events';
 import type { ClusterState, NodeView, PodView } from '@/lib/timeline/state';
+import { backoffFromMessage } from '@/lib/kubelet/explain-container';
 import type { Tone } from '@/components/visual/palette';
 
 export type Layer = 'node' | 'pod' | 'container';
@@ -37,6 +38,24 @@ export function timeOf(v: Date | string | number | undefined | null): number | u
   if (v === undefined || v === null) return undefined;
   const t = v instanceof Date ? v.getTime() : typeof v === 'number' ? v : Date.parse(v);
   return Number.isNaN(t) ? undefined : t;
+}
+
+/**
+ * When a crash-looping container may restart: the pod's nextRestartAt when the engine recorded
+ * it, else the last exit plus the back-off the kubelet's message names ("back-off 40s …").
+ */
+export function nextRestartOf(
+  pod: PodView,
+  name: string,
+  s: V1ContainerStatus | undefined,
+): number | undefined {
+  const recorded = pod.nextRestartAt?.[name];
+  if (recorded !== undefined) return recorded;
+  const waiting = s?.state?.waiting;
+  if (waiting?.reason !== 'CrashLoopBackOff' || !waiting.message) return undefined;
+  const finished = timeOf(s?.lastState?.terminated?.finishedAt);
+  const backoff = backoffFromMessage(waiting.message);
+  return finished !== undefined && backoff !== undefined ? finished + backoff : undefined;
 }
 
 export const containerDataId = (podUid: string, name: string): string => `${podUid}/${name}`;

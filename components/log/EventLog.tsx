@@ -126,6 +126,7 @@ export function EventLog() {
               <li
                 key={e.seq}
                 data-seq={e.seq}
+                data-t={e.t}
                 data-kind={e.kind}
                 data-entity={row.entity}
                 className={`ps-log-row ps-tone-${row.tone}${future ? ' is-future' : ''}${current ? ' is-current' : ''}${row.entity === selection ? ' is-selected' : ''}`}

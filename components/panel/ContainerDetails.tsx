@@ -5,6 +5,7 @@ import {
   containerReason,
   containerState,
   containerTone,
+  nextRestartOf,
   timeOf,
   type EntityRef,
 } from '@/components/data/entity';
@@ -29,12 +30,12 @@ export function ContainerDetails({
   const state = containerState(s);
   const reason = containerReason(s);
   const last = s?.lastState?.terminated;
-  const due = pod.nextRestartAt?.[container.name];
+  const due = nextRestartOf(pod, container.name, s);
   const transition = useLastTransition(entity.id, 'container');
   const kind = container.sidecar ? 'sidecar' : container.list === 'init' ? 'init' : 'app';
   const phase = pod.status.phase ?? 'Pending';
   return (
-    <article className="ps-details" data-layer="container" data-id={entity.id}>
+    <article className="ps-details" data-panel-layer="container" data-panel-id={entity.id}>
       <PanelHeader
         layer="container"
         title={container.name}

@@ -25,7 +25,7 @@ export function NodeDetails({ entity }: { entity: Extract<EntityRef, { layer: 'n
   );
   const h = node.health;
   return (
-    <article className="ps-details" data-layer="node" data-id={entity.id}>
+    <article className="ps-details" data-panel-layer="node" data-panel-id={entity.id}>
       <PanelHeader
         layer="node"
         title={node.name}

@@ -32,7 +32,7 @@ export function PodDetails({ entity }: { entity: Extract<EntityRef, { layer: 'po
   const inferred = pod.specSource === 'inferred';
   const start = timeOf(pod.status.startTime);
   return (
-    <article className="ps-details" data-layer="pod" data-id={entity.id}>
+    <article className="ps-details" data-panel-layer="pod" data-panel-id={entity.id}>
       <PanelHeader
         layer="pod"
         title={`${pod.namespace}/${pod.name}`}
