@@ -143,8 +143,10 @@ function jsonValue(value: unknown, key: string): unknown {
       }
       return out;
     }
-    default:
-      // undefined, functions and symbols are left out (null inside arrays, see above).
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      // Left out of objects (null inside arrays, see above).
       return undefined;
   }
 }
