@@ -9,3 +9,10 @@ export { decodeUpload, decodeTextUpload } from './decode';
 export { bindTimelines, timelinesFor, runtimeTimelines } from './registry';
 export { PODSCOPE_VERSION } from './version';
 export { handleExport, handleImport, contentDisposition } from './http';
+export {
+  dataDir,
+  readTimelineFileFrom,
+  refusalLines,
+  writeAtomically,
+  requireDataDir,
+} from './files';

@@ -1,4 +1,8 @@
 import type { Command } from '../command';
+import { exportCommand } from './export';
+import { importCommand } from './import';
+import { recordCommand } from './record';
+import { replayCommand } from './replay';
 import { scenarioCommand } from './scenario';
 import { simCommand } from './sim';
 import { serveCommand } from './serve';
@@ -6,4 +10,4 @@ import { snapshotCommand } from './snapshot';
 import { watchCommand } from './watch';
 
 /** Every subcommand, in the order `podscope help` lists them. Add new commands here. */
-export const commands: readonly Command[] = [snapshotCommand, watchCommand, serveCommand, simCommand, scenarioCommand];
+export const commands: readonly Command[] = [snapshotCommand, watchCommand, serveCommand, simCommand, scenarioCommand, recordCommand, replayCommand, importCommand, exportCommand];
