@@ -14,7 +14,9 @@ const config: NextConfig = {
   ],
   poweredByHeader: false,
   reactStrictMode: true,
-  typescript: { ignoreBuildErrors: false },
+  // `npm run typecheck` (in `npm run check` and CI) checks every file, tests included; the build
+  // need not repeat it, and a type error in a test must never stop `npm start`.
+  typescript: { ignoreBuildErrors: true },
 };
 
 export default withNextIntl(config);
