@@ -78,6 +78,8 @@ export class NodeWatcher {
   private stopped = false;
   private readonly streamAbort = new AbortController();
   private streamFailures = 0;
+  /** GetContainerEvents notices received so far (a stalled stream stops counting). */
+  private notices = 0;
 
   mode: 'events' | 'polling' = 'polling';
   relists = 0;
@@ -182,6 +184,7 @@ export class NodeWatcher {
     }
     this.relisting = true;
     const startedAt = this.clock.now();
+    const noticesAtStart = this.notices;
     try {
       const [listedSandboxes, listedContainers] = await Promise.all([
         this.client.listPodSandbox(),
@@ -200,6 +203,21 @@ export class NodeWatcher {
       this.lastError = undefined;
       this.failing = false;
       this.sink.relisted(outcome);
+      if (
+        source === 'relist' &&
+        this.mode === 'events' &&
+        outcome.transitions.length > 0 &&
+        this.notices === noticesAtStart
+      ) {
+        // The slow full relist found changes the open stream never announced: the stream has
+        // stalled. Poll at the relist period until it delivers again (the next notice switches back).
+        this.mode = 'polling';
+        this.sink.modeChanged(
+          this.name,
+          'polling',
+          'stalled: GetContainerEvents missed changes a full relist found',
+        );
+      }
     } catch (err) {
       this.lastError = message(err);
       const first = !this.failing;
@@ -401,6 +419,7 @@ export class NodeWatcher {
       const stream = this.client.containerEvents(this.streamAbort.signal);
       let first = true;
       for await (const _notice of stream) {
+        this.notices++;
         if (first) {
           first = false;
           this.streamFailures = 0;
