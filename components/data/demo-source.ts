@@ -34,7 +34,7 @@ export function anchorDemo<V extends { source: string; demoStart?: number }>(
   view: V,
   now: number,
 ): V {
-  if (view.source !== 'demo') return view;
+  if (view.source === 'live') return view;
   const start = view.demoStart;
   if (start !== undefined && start <= now && now - start <= DEMO_LINK_MAX_AGE_MS) return view;
   return { ...view, demoStart: Math.round(now - DEMO_HISTORY_MS) };

@@ -1,10 +1,19 @@
-/** Picks the console's data source from the view (`?source=demo` or the live server). */
+/**
+ * Picks the console's data source from the view: the live server, the scripted demo
+ * (`?source=demo`), or the 10,000-pod scale fixture as a recording (`?source=scale`).
+ */
 import { createDemoSource } from './demo-source';
+import { generateScaleCluster } from './fixtures/scale';
+import { createMemorySource } from './memory-source';
 import { createLiveSource } from './live-source';
 import type { ClusterSource } from './source';
 import type { ViewState } from './url-state';
 
 export function createSource(view: Pick<ViewState, 'source' | 'demoStart'>): ClusterSource {
-  if (view.source !== 'demo') return createLiveSource();
+  if (view.source === 'live') return createLiveSource();
+  if (view.source === 'scale') {
+    const big = generateScaleCluster({ start: view.demoStart ?? 0 });
+    return createMemorySource(big.initial, big.events);
+  }
   return createDemoSource(view.demoStart !== undefined ? { start: view.demoStart } : {});
 }

@@ -7,7 +7,10 @@
 import { isEventKind, type LogFilter } from '@/components/log/filter';
 import { DEFAULT_SPEED, nearestSpeed } from './cursor';
 
-export type SourceKind = 'live' | 'demo';
+/** The live server, the scripted demo cluster, or the 10,000-pod scale fixture (recorded). */
+export type SourceKind = 'live' | 'demo' | 'scale';
+
+const isScripted = (s: SourceKind) => s !== 'live';
 
 export interface ViewState {
   sel?: string;
@@ -47,14 +50,19 @@ export function parseView(params: URLSearchParams): ViewState {
   const view: ViewState = {
     speed: Number.isFinite(speed) && speed > 0 ? nearestSpeed(speed) : DEFAULT_SPEED,
     filter,
-    source: params.get('source') === 'demo' ? 'demo' : 'live',
+    source:
+      params.get('source') === 'demo'
+        ? 'demo'
+        : params.get('source') === 'scale'
+          ? 'scale'
+          : 'live',
   };
   const sel = limited(params.get('sel'));
   if (sel) view.sel = sel;
   const at = parseTime(params.get('at'));
   if (at !== undefined) view.at = at;
   const demoStart = parseTime(params.get('demo'));
-  if (view.source === 'demo' && demoStart !== undefined) view.demoStart = demoStart;
+  if (isScripted(view.source) && demoStart !== undefined) view.demoStart = demoStart;
   return view;
 }
 
@@ -77,10 +85,10 @@ export function writeView(
   set('kind', view.filter.kind);
   set('reason', view.filter.reason);
   set('all', view.filter.followSelection ? undefined : '1');
-  set('source', view.source === 'demo' ? 'demo' : undefined);
+  set('source', isScripted(view.source) ? view.source : undefined);
   set(
     'demo',
-    view.source === 'demo' && view.demoStart !== undefined ? String(view.demoStart) : undefined,
+    isScripted(view.source) && view.demoStart !== undefined ? String(view.demoStart) : undefined,
   );
   return p;
 }

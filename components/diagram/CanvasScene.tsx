@@ -44,6 +44,7 @@ export function CanvasScene(props: CanvasSceneProps) {
       detail,
       selected,
       dpr,
+      summaryText: (count) => t('summary', { count }),
       colors: {
         card: cssColor(canvas, '--ps-card', '#ffffff'),
         cardBorder: cssColor(canvas, '--ps-border', '#d0d4da'),
@@ -53,7 +54,7 @@ export function CanvasScene(props: CanvasSceneProps) {
         selection: cssColor(canvas, '--ps-selection', '#111111'),
       },
     });
-  }, [layout, transform, detail, selected, size]);
+  }, [layout, transform, detail, selected, size, t]);
 
   const onClick = (e: MouseEvent<HTMLCanvasElement>) => {
     const r = e.currentTarget.getBoundingClientRect();

@@ -5,6 +5,7 @@
  */
 import { TONE_COLOR, TONE_ICON, TONES, type Tone } from '@/components/visual/palette';
 import type { ClusterLayout, Detail, NodeLayout, PodLayout } from './layout';
+import { summaryLayout } from './summary';
 
 export interface PaintOptions {
   width: number;
@@ -13,6 +14,8 @@ export interface PaintOptions {
   detail: Detail;
   selected: string | undefined;
   dpr: number;
+  /** "98 pods" in the reader's language. */
+  summaryText: (count: number) => string;
   /** Resolved CSS colours (the canvas cannot read custom properties). */
   colors: {
     card: string;
@@ -105,35 +108,36 @@ function paintPod(ctx: Ctx, pod: PodLayout, o: PaintOptions): void {
 }
 
 function paintSummary(ctx: Ctx, node: NodeLayout, o: PaintOptions): void {
-  const s = Math.min(1 / Math.max(o.transform.k, 1e-3), node.w / 190);
-  const total = TONES.reduce((n, t) => n + node.counts[t], 0);
-  const top = node.y + 10 + 44 * s;
-  const barH = Math.min(14 * s, node.h / 6);
-  let x = node.x + 10;
-  for (const tone of TONES) {
-    const w = total > 0 ? (node.counts[tone] / total) * (node.w - 20) : 0;
-    ctx.fillStyle = TONE_COLOR[tone];
-    ctx.fillRect(x, top, w, barH);
-    x += w;
-  }
+  const unhealthy = node.node.conditions.filter((c) =>
+    c.type === 'Ready' ? c.status !== 'True' : c.status !== 'False',
+  );
+  const l = summaryLayout(node, o.transform.k, unhealthy.length);
   ctx.save();
-  ctx.translate(node.x + 10, node.y + 10);
-  ctx.scale(s, s);
-  glyph(ctx, node.tone, 0, 2, 14);
+  ctx.translate(l.origin.x, l.origin.y);
+  ctx.scale(l.s, l.s);
+  glyph(ctx, node.tone, 0, 1, 13);
   ctx.fillStyle = o.colors.text;
-  ctx.font = '600 13px system-ui, sans-serif';
+  ctx.font = '600 12px system-ui, sans-serif';
   ctx.textAlign = 'left';
-  ctx.fillText(node.id, 20, 14);
-  ctx.restore();
-  ctx.save();
-  ctx.translate(node.x + 10, top + barH + 6 * s);
-  ctx.scale(s, s);
+  ctx.textBaseline = 'alphabetic';
+  ctx.fillText(node.id, 18, 12);
+  if (l.conditionsY !== undefined) {
+    ctx.fillStyle = TONE_COLOR.failed;
+    ctx.font = '10px system-ui, sans-serif';
+    ctx.fillText(unhealthy.map((c) => `${c.type}=${c.status}`).join(' '), 0, l.conditionsY);
+  }
+  for (const seg of l.bar.segments) {
+    ctx.fillStyle = TONE_COLOR[seg.tone];
+    ctx.fillRect(seg.x, l.bar.y, seg.w, l.bar.h);
+  }
   ctx.font = '11px system-ui, sans-serif';
-  TONES.filter((t) => node.counts[t] > 0).forEach((tone, i) => {
-    glyph(ctx, tone, i * 58, 2, 12);
+  ctx.fillStyle = o.colors.text;
+  ctx.fillText(o.summaryText(TONES.reduce((n, t) => n + node.counts[t], 0)), 0, l.totalY);
+  for (const c of l.counts) {
+    glyph(ctx, c.tone, c.x, c.y - 10, 11);
     ctx.fillStyle = o.colors.text;
-    ctx.fillText(String(node.counts[tone]), i * 58 + 16, 12);
-  });
+    ctx.fillText(String(c.count), c.x + 15, c.y);
+  }
   ctx.restore();
 }
 

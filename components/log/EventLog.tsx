@@ -5,13 +5,13 @@
  * rows after the cursor are the future (dimmed), the row at the cursor is marked.
  */
 import { useTranslations } from 'next-intl';
-import { useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import type { TimelineEvent } from '@/lib/timeline/events';
 import { useCluster } from '@/components/data/ClusterProvider';
-import { RelativeTime } from '@/components/visual/RelativeTime';
-import { StateIcon } from '@/components/visual/StateIcon';
 import { describeEvent, podNameIndex } from './describe';
 import { filterOptions } from './filter';
 import { LogFilters } from './LogFilters';
+import { LogRow } from './LogRow';
 import './log.css';
 
 /** Rows drawn around the cursor; the rest of a long buffer stays out of the DOM. */
@@ -73,8 +73,23 @@ export function EventLog() {
   const upTo = lo;
   const start = Math.max(0, upTo - BEFORE);
   const end = Math.min(visibleEvents.length, upTo + AFTER);
-  const rows = visibleEvents.slice(start, end).reverse();
   const currentSeq = visibleEvents[upTo - 1]?.seq;
+  // Described once per window of rows, not per frame.
+  const rows = useMemo(
+    () =>
+      visibleEvents
+        .slice(start, end)
+        .reverse()
+        .map((e) => ({ e, row: describeEvent(e, (uid) => names.get(uid)) })),
+    [visibleEvents, start, end, names],
+  );
+  const referenceSecond = Math.floor(reference / 1000) * 1000;
+  // A stable handler for the memoised rows; it always calls the current action.
+  const pick = useRef(actions.focusEvent);
+  useEffect(() => {
+    pick.current = actions.focusEvent;
+  }, [actions.focusEvent]);
+  const onPick = useCallback((e: TimelineEvent, entity: string) => pick.current(e, entity), []);
 
   const listRef = useRef<HTMLOListElement | null>(null);
   useEffect(() => {
@@ -110,12 +125,10 @@ export function EventLog() {
           reversed
           start={end}
         >
-          {rows.map((e) => {
-            const row = describeEvent(e, (uid) => names.get(uid));
-            const future = e.t > now;
-            const current = e.seq === currentSeq;
-            const object =
-              filter.followSelection && selectionLayer === 'pod'
+          {rows.map(({ e, row }) => {
+            const object = scopedToContainer
+              ? undefined
+              : filter.followSelection && selectionLayer === 'pod'
                 ? (row.container ?? row.pod ?? row.node)
                 : row.pod
                   ? row.container
@@ -123,36 +136,17 @@ export function EventLog() {
                     : row.pod
                   : row.node;
             return (
-              <li
+              <LogRow
                 key={e.seq}
-                data-seq={e.seq}
-                data-t={e.t}
-                data-kind={e.kind}
-                data-entity={row.entity}
-                className={`ps-log-row ps-tone-${row.tone}${future ? ' is-future' : ''}${current ? ' is-current' : ''}${row.entity === selection ? ' is-selected' : ''}`}
-              >
-                <button
-                  type="button"
-                  onClick={() => actions.focusEvent(e, row.entity)}
-                  aria-current={current ? 'step' : undefined}
-                >
-                  <RelativeTime className="ps-log-time" t={e.t} reference={reference} narrow />
-                  <StateIcon tone={row.tone} size={11} />
-                  <span className={`ps-log-kind ps-kind-${e.kind}`} title={t(`kind.${e.kind}`)}>
-                    {t(`kindShort.${e.kind}`)}
-                  </span>
-                  {scopedToContainer ? null : (
-                    <span className="ps-log-object" title={`${row.node} · ${object}`}>
-                      {object}
-                    </span>
-                  )}
-                  <span className="ps-log-change">
-                    {row.change ??
-                      (row.what ? t(`what.${row.what.key}`, row.what.values ?? {}) : e.type)}
-                  </span>
-                  {row.reason ? <span className="ps-log-reason">{row.reason}</span> : null}
-                </button>
-              </li>
+                event={e}
+                row={row}
+                object={object}
+                future={e.t > now}
+                current={e.seq === currentSeq}
+                selected={row.entity === selection}
+                reference={referenceSecond}
+                onPick={onPick}
+              />
             );
           })}
         </ol>

@@ -21,7 +21,7 @@ export function Header() {
         <p className="ps-tagline">{t('app.tagline')}</p>
       </div>
       <div className="ps-header-right">
-        {sourceKind === 'demo' ? (
+        {sourceKind !== 'live' ? (
           <span className="ps-tag ps-tag-demo">{t('status.demo')}</span>
         ) : null}
         <span

@@ -20,6 +20,7 @@ import './timeline.css';
 const LABEL_W = 150;
 const LANE_H = 14;
 const AXIS_H = 22;
+const WINDOW_STEP_MS = 5_000;
 
 export function Timeline() {
   const t = useTranslations('ui.timeline');
@@ -28,7 +29,6 @@ export function Timeline() {
   const {
     buffer,
     version,
-    state,
     edge,
     t: now,
     reference,
@@ -41,23 +41,34 @@ export function Timeline() {
   const dragging = useRef(false);
 
   const width = Math.max(size.width, LABEL_W + 50);
+  // The window's end moves with the live edge; stepping it every few seconds keeps the lanes
+  // from being rebuilt on every frame while playing.
+  const windowTo = Math.ceil(edge.to / WINDOW_STEP_MS) * WINDOW_STEP_MS;
   const scale = useMemo(
-    () => timeScale(edge.from, edge.to, LABEL_W, width - 10),
-    [edge.from, edge.to, width],
+    () => timeScale(edge.from, windowTo, LABEL_W, width - 10),
+    [edge.from, windowTo, width],
   );
   const ticks = useMemo(() => relativeTicks(scale, reference, 84), [scale, reference]);
   const selectedPod = selection?.split('/')[0];
+  // Lanes come from everything buffered (not the moment shown), so they stay put while scrubbing.
   const lanes = useMemo(() => {
     if (!buffer) return [];
-    const pods = Object.values(state.nodes).flatMap((n) => Object.values(n.pods));
+    const latest = buffer.latest;
+    const pods = Object.values(latest.nodes).flatMap((n) => Object.values(n.pods));
     const names = podNameIndex(buffer.events, pods);
-    return buildLanes(buffer.events, edge, names, Object.keys(state.nodes), {
-      maxLanes: 60,
-      ...(selectedPod ? { selectedPod } : {}),
-      currentPods: new Map(pods.map((p) => [p.uid, p.node])),
-    });
+    return buildLanes(
+      buffer.events,
+      { from: edge.from, to: windowTo },
+      names,
+      Object.keys(latest.nodes),
+      {
+        maxLanes: 60,
+        ...(selectedPod ? { selectedPod } : {}),
+        currentPods: new Map(pods.map((p) => [p.uid, p.node])),
+      },
+    );
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [buffer, version, edge.from, edge.to, state, selectedPod]);
+  }, [buffer, version, edge.from, windowTo, selectedPod]);
 
   const height = lanes.length * LANE_H + 4;
   const x = scale(now);
@@ -115,9 +126,13 @@ export function Timeline() {
           {/* Nothing time-dependent before data: the server's clock is not the browser's. */}
           <span className="ps-cursor-time">{ready ? absolute(now) : '—'}</span>{' '}
           <span className="ps-muted">
-            {cursor.mode === 'live'
-              ? t('now')
-              : t('behind', { duration: formatDuration(behind, locale) })}
+            {!ready
+              ? null
+              : cursor.mode === 'live'
+                ? t('now')
+                : behind < 500
+                  ? t('atEnd')
+                  : t('behind', { duration: formatDuration(behind, locale) })}
           </span>
         </p>
       </div>

@@ -1,73 +1,58 @@
 'use client';
 /**
- * A node zoomed out: pods counted by state and a health bar, drawn at a constant on-screen size
- * (counter-scaled by the zoom) so it stays readable however many nodes share the screen.
+ * A node zoomed out: its name, a health bar and pods counted by state, readable however many
+ * nodes share the screen (geometry in ../summary.ts).
  */
 import { useTranslations } from 'next-intl';
 import { StateGlyph } from '@/components/visual/StateIcon';
 import { TONES, TONE_COLOR } from '@/components/visual/palette';
 import type { NodeLayout } from '../layout';
+import { summaryLayout } from '../summary';
 
 export function NodeSummary({ node, k }: { node: NodeLayout; k: number }) {
   const t = useTranslations('ui.diagram');
   const total = TONES.reduce((n, tone) => n + node.counts[tone], 0);
-  // Counter-scale, but never wider than the card itself.
-  const scale = Math.min(1 / Math.max(k, 1e-3), node.w / 190);
   const unhealthy = node.node.conditions.filter((c) =>
     c.type === 'Ready' ? c.status !== 'True' : c.status !== 'False',
   );
-  const top = node.y + 10 + 44 * scale;
-  const barW = node.w - 20;
-  const present = TONES.filter((tone) => node.counts[tone] > 0);
-  // Each segment starts where the ones before it end.
-  const segments = present.map((tone, i) => ({
-    tone,
-    x:
-      node.x +
-      10 +
-      present
-        .slice(0, i)
-        .reduce((sum, t) => sum + (total > 0 ? (node.counts[t] / total) * barW : 0), 0),
-    w: total > 0 ? (node.counts[tone] / total) * barW : 0,
-  }));
+  const l = summaryLayout(node, k, unhealthy.length);
   return (
-    <g className="ps-node-summary">
-      <g transform={`translate(${node.x + 10} ${node.y + 10}) scale(${scale})`}>
-        <StateGlyph tone={node.tone} x={0} y={2} size={14} />
-        <text className="ps-node-label" x={20} y={14}>
-          {node.id}
+    <g
+      className="ps-node-summary"
+      transform={`translate(${l.origin.x} ${l.origin.y}) scale(${l.s})`}
+    >
+      <StateGlyph tone={node.tone} x={0} y={1} size={13} />
+      <text className="ps-node-label" x={18} y={12}>
+        {node.id}
+      </text>
+      {l.conditionsY !== undefined ? (
+        <text className="ps-summary-conditions" y={l.conditionsY}>
+          {unhealthy.map((c) => `${c.type}=${c.status}`).join(' ')}
         </text>
-        <text className="ps-summary-conditions" y={34}>
-          {unhealthy.map((c) => `${c.type}=${c.status}`).join('  ')}
-        </text>
-      </g>
+      ) : null}
       <g className="ps-health-bar">
-        {segments.map((s) => (
+        {l.bar.segments.map((s) => (
           <rect
             key={s.tone}
             x={s.x}
-            y={top}
+            y={l.bar.y}
             width={s.w}
-            height={Math.min(14 * scale, node.h / 6)}
+            height={l.bar.h}
             fill={TONE_COLOR[s.tone]}
           />
         ))}
       </g>
-      <g
-        transform={`translate(${node.x + 10} ${top + Math.min(14 * scale, node.h / 6) + 6 * scale}) scale(${scale})`}
-      >
-        <text className="ps-summary-total" y={13}>
-          {t('summary', { count: total })}
-        </text>
-        {TONES.filter((tone) => node.counts[tone] > 0).map((tone, i) => (
-          <g key={tone} transform={`translate(${i * 58} 20)`}>
-            <StateGlyph tone={tone} x={0} y={2} size={12} />
-            <text className="ps-summary-count" x={16} y={12}>
-              {node.counts[tone]}
-            </text>
-          </g>
-        ))}
-      </g>
+      <text className="ps-summary-total" y={l.totalY}>
+        {t('summary', { count: total })}
+      </text>
+      {l.counts.map((c) => (
+        <g key={c.tone} transform={`translate(${c.x} ${c.y - 11})`}>
+          <StateGlyph tone={c.tone} x={0} y={1} size={11} />
+          <text className="ps-summary-count" x={15} y={10.5}>
+            {c.count}
+          </text>
+        </g>
+      ))}
     </g>
   );
 }
