@@ -1,0 +1,48 @@
+'use client';
+/**
+ * The console on one saved timeline, read-only: a memory ClusterSource over its initial state
+ * and events (live = false, so no Live button), the cursor at the link's moment, and the
+ * timeline's title, notes and annotations for the header and the timeline to show.
+ */
+import { NextIntlClientProvider, useLocale, useMessages } from 'next-intl';
+import { useEffect, useMemo } from 'react';
+import { ClusterProvider } from '@/components/data/ClusterProvider';
+import { createMemorySource } from '@/components/data/memory-source';
+import type { ViewState } from '@/components/data/url-state';
+import { Console } from '@/components/shell/Console';
+import type { TimelineEvent } from '@/lib/timeline/events';
+import { inertText } from '@/lib/timeline/file';
+import type { ClusterState } from '@/lib/timeline/state';
+import { SharedTimelineProvider, type SharedTimelineInfo } from './shared-context';
+
+export interface IncidentViewerProps {
+  info: SharedTimelineInfo;
+  initialState: ClusterState;
+  events: readonly TimelineEvent[];
+  view: ViewState;
+}
+
+export function IncidentViewer({ info, initialState, events, view }: IncidentViewerProps) {
+  const source = useMemo(
+    () => createMemorySource(initialState, events.slice()),
+    [initialState, events],
+  );
+  const locale = useLocale();
+  const messages = useMessages();
+  const timeZone = useMemo(
+    () => (typeof Intl !== 'undefined' ? Intl.DateTimeFormat().resolvedOptions().timeZone : 'UTC'),
+    [],
+  );
+  useEffect(() => {
+    document.title = `${inertText(info.title, { max: 80 })} · Podscope`;
+  }, [info.title]);
+  return (
+    <NextIntlClientProvider locale={locale} messages={messages} timeZone={timeZone}>
+      <SharedTimelineProvider timeline={info}>
+        <ClusterProvider source={source} initialView={view}>
+          <Console />
+        </ClusterProvider>
+      </SharedTimelineProvider>
+    </NextIntlClientProvider>
+  );
+}
