@@ -1,5 +1,6 @@
 import { createCallerFactory, router } from './init';
 import { clusterRouter } from './routers/cluster';
+import { learnRouter } from './routers/learn';
 import { nodesRouter } from './routers/nodes';
 import { timelineRouter } from './routers/timeline';
 import { timelinesRouter } from './routers/timelines';
@@ -9,6 +10,7 @@ export const appRouter = router({
   timeline: timelineRouter,
   nodes: nodesRouter,
   timelines: timelinesRouter,
+  learn: learnRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,91 @@
+/**
+ * The questions of the walkthroughs, as data: per scenario and step (the step's key, the last
+ * part of its narration id), what to ask. The answers are never written here: they are read from
+ * the recording at the step's moment, through the step's own expectations (derive.ts), so a
+ * question stays right when a scenario or the kubelet rules change.
+ *
+ * - `entity`: "click the entity that …" — the right answers are every entity that satisfies the
+ *   step's expectation number `expectation` at that moment (the same check() the runner used,
+ *   re-aimed at each candidate).
+ * - `state`: "which state is it in?" — the entity of that expectation (or its pod, with
+ *   `machine: 'pod'`), and the state it is in at that moment.
+ *
+ * Texts: `scenarios.<id>.questions.<step>.prompt` and `.hint` in messages/<locale>/learn.json.
+ */
+import type { EntityLayer } from './types';
+
+export type QuestionSpec =
+  | { kind: 'entity'; expectation: number }
+  | { kind: 'state'; expectation: number; machine?: EntityLayer };
+
+const entity = (expectation: number): QuestionSpec => ({ kind: 'entity', expectation });
+const state = (expectation: number, machine?: EntityLayer): QuestionSpec =>
+  machine ? { kind: 'state', expectation, machine } : { kind: 'state', expectation };
+
+export const QUESTIONS: Readonly<Record<string, Readonly<Record<string, QuestionSpec>>>> = {
+  crashloop: {
+    apply: state(1),
+    firstCrash: entity(0),
+    backoff: state(1),
+    growing: state(0),
+  },
+  'image-pull-backoff': {
+    apply: state(1),
+    backoff: state(0),
+    retry: entity(0),
+  },
+  oomkilled: {
+    apply: state(1),
+    killed: entity(0),
+    backoff: state(0, 'pod'),
+  },
+  'config-error': {
+    apply: state(0),
+    fix: state(1),
+  },
+  'job-succeeds': {
+    apply: state(0),
+    done: state(1),
+  },
+  'job-fails': {
+    apply: state(0),
+    failed: state(1),
+  },
+  'init-failure': {
+    applyAlways: state(0),
+    neverFailed: entity(0),
+    alwaysRetries: entity(1),
+    alwaysBackoff: state(1),
+  },
+  sidecar: {
+    apply: state(2),
+    initialized: entity(0),
+    done: state(2),
+  },
+  'graceful-termination': {
+    apply: state(2, 'pod'),
+    delete: state(2),
+    sigterm: entity(0),
+    sigkill: entity(0),
+  },
+  'runtime-not-ready': {
+    apply: state(2),
+    notReady: state(0),
+    recover: entity(1),
+  },
+  'node-lost': {
+    apply: state(0),
+    silent: state(0),
+    evictionDue: entity(0),
+    back: state(1),
+  },
+};
+
+export function questionSpec(scenario: string, step: string): QuestionSpec | undefined {
+  return QUESTIONS[scenario]?.[step];
+}
+
+export const promptId = (scenario: string, step: string): string =>
+  `scenarios.${scenario}.questions.${step}.prompt`;
+export const hintId = (scenario: string, step: string): string =>
+  `scenarios.${scenario}.questions.${step}.hint`;

@@ -1,0 +1,23 @@
+/**
+ * Every scenario of the library records, replays to every step's expected outcome, and asks at
+ * least one question whose answers the replay confirms.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadLibrary } from '@/server/scenarios/library';
+import { recordScenario } from './record';
+import { verifyRecording } from './verify';
+
+describe('walkthrough recordings of the whole library', () => {
+  for (const s of loadLibrary()) {
+    it(`${s.id} records and replays`, { timeout: 180_000 }, async () => {
+      const r = await recordScenario(s);
+      expect(verifyRecording(s, r)).toEqual([]);
+      expect(r.steps).toHaveLength(s.steps.length);
+      const asked = r.steps.filter((x) => x.question !== undefined);
+      expect(asked.length).toBeGreaterThanOrEqual(1);
+      // Most steps with an outcome to look at ask something.
+      const withOutcome = r.steps.filter((x) => x.expectations.length > 0);
+      expect(asked.length * 2).toBeGreaterThanOrEqual(withOutcome.length);
+    });
+  }
+});

@@ -1,0 +1,100 @@
+/**
+ * Recordings of real scenario runs (simulated node over gRPC, driver, engine, manual clock):
+ * each replays to states where every step's expectations hold at the step's moment, the
+ * questions' answers come from that state, and a second run records the same thing.
+ */
+import { describe, expect, it } from 'vitest';
+import type { TimelineEvent } from '@/lib/timeline/events';
+import { check } from '@/server/scenarios/evaluate';
+import { findScenario } from '@/server/scenarios/library';
+import type { Scenario } from '@/server/scenarios/schema';
+import { contextAt, momentAt, moments } from './derive';
+import { recordScenario } from './record';
+import type { Recording } from './types';
+import { verifyRecording } from './verify';
+
+function scenario(id: string): Scenario {
+  const s = findScenario(id);
+  if (!s) throw new Error(`no scenario ${id}`);
+  return s;
+}
+
+/** What must not differ between two runs (the socket path of the simulator may). */
+function shape(r: Recording) {
+  const event = (e: TimelineEvent) => {
+    const base = { seq: e.seq, t: e.t, kind: e.kind, type: e.type };
+    if (e.kind === 'container')
+      return { ...base, pod: e.podUid, name: e.name, to: e.to, status: e.status };
+    if (e.kind === 'pod') return { ...base, pod: e.podUid, phase: e.phase, condition: e.condition };
+    if (e.kind === 'node') return { ...base, condition: e.condition };
+    if (e.kind === 'cri') return { ...base, pod: e.podUid, container: e.container };
+    return base;
+  };
+  return { steps: r.steps, pods: r.pods, events: r.events.map(event) };
+}
+
+describe('recordScenario', () => {
+  it(
+    'records oomkilled: four steps, each replaying to its expected outcome',
+    { timeout: 60_000 },
+    async () => {
+      const s = scenario('oomkilled');
+      const r = await recordScenario(s);
+      expect(verifyRecording(s, r)).toEqual([]);
+      expect(r.steps.map((x) => x.key)).toEqual(['apply', 'killed', 'backoff', 'takeaway']);
+      expect(r.events.length).toBeGreaterThan(0);
+      expect(r.events.every((e) => e.seq > r.initial.seq && e.t <= r.end)).toBe(true);
+
+      // Independently of verifyRecording: replay to each step's moment and run the runner's check().
+      const ms = moments(r.initial, r.events);
+      for (const step of r.steps) {
+        const m = momentAt(ms, step.t);
+        expect(m, step.key).toBeDefined();
+        if (!m) continue;
+        for (const e of step.expectations)
+          expect(check(contextAt(s, r.node, m), e).ok, step.key).toBe(true);
+      }
+      // Moments move forward, and each step's moment is not before it began.
+      for (const [i, step] of r.steps.entries()) {
+        expect(step.t).toBeGreaterThanOrEqual(step.startedAt);
+        if (i > 0) expect(step.t).toBeGreaterThanOrEqual(r.steps[i - 1]?.t ?? 0);
+      }
+
+      const uid = r.pods.thumbnailer;
+      expect(uid).toBeDefined();
+      const killed = r.steps[1]?.question;
+      expect(killed).toMatchObject({
+        kind: 'entity',
+        layer: 'container',
+        answers: [`${uid}/thumbnailer`],
+        aboutLastRun: true,
+      });
+      // The step's moment is the first one showing the OOM kill: just before it, lastState is empty.
+      const before = momentAt(ms, (r.steps[1]?.t ?? 0) - 1);
+      const status = before?.state.nodes[r.node]?.pods[uid ?? '']?.status.containerStatuses?.[0];
+      expect(status?.lastState?.terminated?.reason).not.toBe('OOMKilled');
+      // CrashLoopBackOff is a container's waiting reason; the pod's phase stays Running.
+      expect(r.steps[2]?.question).toMatchObject({
+        kind: 'state',
+        machine: 'pod',
+        entity: uid,
+        answer: 'Running',
+      });
+      expect(r.steps[2]?.entities).toEqual([`${uid}/thumbnailer`]);
+      // Narration keeps looking at what the step before it was about.
+      expect(r.steps[3]?.entities).toEqual(r.steps[2]?.entities);
+      expect(r.steps[3]?.question).toBeUndefined();
+    },
+  );
+
+  it(
+    'is deterministic: the same scenario records the same events and steps',
+    { timeout: 60_000 },
+    async () => {
+      const s = scenario('graceful-termination');
+      const a = await recordScenario(s);
+      const b = await recordScenario(s);
+      expect(shape(b)).toEqual(shape(a));
+    },
+  );
+});
