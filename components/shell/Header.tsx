@@ -1,6 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useCluster } from '@/components/data/ClusterProvider';
+import { IncidentBar } from '@/components/incident/IncidentBar';
 import { LanguageSwitcher } from './LanguageSwitcher';
 
 export function Header() {
@@ -21,6 +22,7 @@ export function Header() {
         <p className="ps-tagline">{t('app.tagline')}</p>
       </div>
       <div className="ps-header-right">
+        <IncidentBar />
         {sourceKind !== 'live' ? (
           <span className="ps-tag ps-tag-demo">{t('status.demo')}</span>
         ) : null}

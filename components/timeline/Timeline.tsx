@@ -7,6 +7,7 @@
 import { useLocale, useTranslations } from 'next-intl';
 import { useMemo, useRef, type KeyboardEvent, type PointerEvent } from 'react';
 import { useCluster } from '@/components/data/ClusterProvider';
+import { IncidentMarkers } from '@/components/incident/IncidentMarkers';
 import { useElementSize } from '@/components/diagram/use-element-size';
 import { podNameIndex } from '@/components/log/describe';
 import { useAbsoluteTime } from '@/components/visual/RelativeTime';
@@ -164,6 +165,7 @@ export function Timeline() {
               </g>
             ))}
           </g>
+          <IncidentMarkers x={scale} height={AXIS_H} />
           <g className="ps-cursor" transform={`translate(${x} 0)`}>
             <line y1={0} y2={AXIS_H} />
             <path d="M-6 0 H6 L0 8 Z" />
