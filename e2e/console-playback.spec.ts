@@ -1,0 +1,57 @@
+/**
+ * Replay: playing back from an earlier moment at a chosen speed, joining live at the edge, and
+ * motion that respects prefers-reduced-motion (a pulse becomes a brief highlight).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { ConsolePage, SOURCES } from './pages/console';
+
+test.use({ viewport: { width: 1440, height: 900 } });
+
+async function pulseAnimation(page: Page): Promise<string> {
+  const pulse = page.locator('.ps-pulse').first();
+  await expect(pulse).toBeAttached({ timeout: 20_000 });
+  return pulse.evaluate((el) => getComputedStyle(el).animationName);
+}
+
+for (const source of SOURCES) {
+  test.describe(`replay (${source})`, () => {
+    test('plays from an earlier moment at 16× and joins live at the edge', async ({ page }) => {
+      const c = new ConsolePage(page, source);
+      await c.open();
+      await expect(c.logRows.nth(3)).toBeVisible({ timeout: 30_000 });
+      const { max } = await c.slider();
+      await c.scrubTo(max - 90_000);
+      await expect.poll(() => c.isLive()).toBe(false);
+      await page.getByRole('combobox', { name: 'Playback speed' }).selectOption('16');
+      await expect(page).toHaveURL(/[?&]speed=16/);
+      const start = (await c.slider()).now;
+      await c.play.click();
+      await expect(c.pause).toBeVisible();
+      await page.waitForTimeout(2_000);
+      const moved = (await c.slider()).now - start;
+      // Two seconds at 16× is about half a minute of cluster time (rendering adds some slack).
+      expect(moved).toBeGreaterThan(16_000);
+      expect(moved).toBeLessThan(60_000);
+      // The rest of the way to now takes a few seconds more; then it is live again.
+      await expect.poll(() => c.isLive(), { timeout: 20_000 }).toBe(true);
+      await expect(c.play).toBeVisible();
+    });
+
+    for (const reduced of [false, true]) {
+      test(`entities pulse when an event changes them${reduced ? ', as a brief highlight with reduced motion' : ''}`, async ({
+        page,
+      }) => {
+        if (reduced) await page.emulateMedia({ reducedMotion: 'reduce' });
+        const c = new ConsolePage(page, source);
+        await c.open();
+        await expect(c.logRows.nth(3)).toBeVisible({ timeout: 30_000 });
+        // Replay a busy stretch at 4×, so something changes while we watch.
+        const { max } = await c.slider();
+        await c.scrubTo(max - 60_000);
+        await page.getByRole('combobox', { name: 'Playback speed' }).selectOption('4');
+        await c.play.click();
+        expect(await pulseAnimation(page)).toBe(reduced ? 'ps-flash' : 'ps-pulse');
+      });
+    }
+  });
+}
