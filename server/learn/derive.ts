@@ -11,7 +11,7 @@ import type { ClusterState, PodView } from '@/lib/timeline/state';
 import { check, findPod, type EvalContext } from '@/server/scenarios/evaluate';
 import type { Expectation, Scenario, Step } from '@/server/scenarios/schema';
 import { hintId, promptId, type QuestionSpec } from './questions';
-import type { EntityLayer, Question } from './types';
+import type { EntityLayer, Focus, Question } from './types';
 
 /** A moment of the replay: the state after every event observed at or before `t`. */
 export interface Moment {
@@ -201,6 +201,17 @@ export function machineState(
   return containerStateName(statusesOf(pod).find((s) => s.name === name));
 }
 
+/** What an expectation is about, as the explanations to show for its entity. */
+export function focusOf(e: Expectation): Focus[] {
+  if ('node' in e) return [`condition:${e.node}`];
+  if ('container' in e) return e.lastState && !e.state ? ['lastRun', 'state'] : ['state'];
+  const out: Focus[] = [];
+  if (e.eviction) out.push('eviction');
+  if (e.condition) out.push(`condition:${e.condition}`);
+  if (e.phase || out.length === 0) out.push('phase');
+  return out;
+}
+
 export class QuestionError extends Error {
   override name = 'QuestionError';
 }
@@ -226,8 +237,7 @@ export function deriveQuestion(
       throw new QuestionError(
         `${where}: no entity satisfies expectation ${spec.expectation} at the step's moment`,
       );
-    const aboutLastRun = 'container' in e && e.lastState !== undefined && e.state === undefined;
-    return { kind: 'entity', ...texts, layer: layerOf(e), answers, aboutLastRun };
+    return { kind: 'entity', ...texts, layer: layerOf(e), answers, focus: focusOf(e) };
   }
   const own = layerOf(e);
   const machine = spec.machine ?? own;
@@ -246,5 +256,7 @@ export function deriveQuestion(
   const answer = machineState(ctx, machine, entity);
   if (!answer)
     throw new QuestionError(`${where}: ${entity} has no ${machine} state at the step's moment`);
-  return { kind: 'state', ...texts, machine, entity, answer };
+  const focus: Focus[] =
+    machine === 'node' ? ['condition:Ready'] : machine === 'pod' ? ['phase'] : ['state'];
+  return { kind: 'state', ...texts, machine, entity, answer, focus };
 }

@@ -67,7 +67,7 @@ describe('recordScenario', () => {
         kind: 'entity',
         layer: 'container',
         answers: [`${uid}/thumbnailer`],
-        aboutLastRun: true,
+        focus: ['lastRun', 'state'],
       });
       // The step's moment is the first one showing the OOM kill: just before it, lastState is empty.
       const before = momentAt(ms, (r.steps[1]?.t ?? 0) - 1);

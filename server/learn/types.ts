@@ -11,6 +11,13 @@ import type { Expectation, Scenario, Step } from '@/server/scenarios/schema';
 /** The drawn layers, as the console names them (`data-layer`). */
 export type EntityLayer = 'node' | 'pod' | 'container';
 
+/**
+ * Which of the answer's explanations (its `why`s in the replayed state) the question is about:
+ * a container's current state or its previous run (lastState), a pod's phase, a condition (of
+ * the pod, or of the node for a node), or the eviction the node's taint schedules.
+ */
+export type Focus = 'state' | 'lastRun' | 'phase' | 'eviction' | `condition:${string}`;
+
 /** Click the entity (or one of the entities) the prompt describes. */
 export interface EntityQuestion {
   kind: 'entity';
@@ -22,8 +29,8 @@ export interface EntityQuestion {
   layer: EntityLayer;
   /** data-ids of every entity that answers the question at the step's moment. */
   answers: string[];
-  /** The question is about a container's previous run (lastState), not its current state. */
-  aboutLastRun: boolean;
+  /** What the explanation shown after the answer should cover, most telling first. */
+  focus: Focus[];
 }
 
 /** Click the state the entity is in, in its state machine. */
@@ -37,6 +44,7 @@ export interface StateQuestion {
   entity: string;
   /** The machine's state id at the step's moment (`waiting`, `Running`, `Unknown` …). */
   answer: string;
+  focus: Focus[];
 }
 
 export type Question = EntityQuestion | StateQuestion;

@@ -9,6 +9,7 @@ import {
   contextAt,
   deriveQuestion,
   firstMomentHolding,
+  focusOf,
   machineState,
   matchingEntities,
   momentAt,
@@ -125,6 +126,24 @@ describe('derivations on replayed state', () => {
     expect(machineState(ctx, 'pod', uid)).toBe('Running');
     expect(machineState(ctx, 'node', r.node)).toBe('True');
     expect(machineState(ctx, 'pod', 'no-such-pod')).toBeUndefined();
+  });
+
+  it('says what each kind of expectation is about', () => {
+    expect(focusOf({ pod: 'a', container: 'c', lastState: { reason: 'OOMKilled' } })).toEqual([
+      'lastRun',
+      'state',
+    ]);
+    expect(
+      focusOf({ pod: 'a', container: 'c', state: 'waiting', lastState: { exitCode: 1 } }),
+    ).toEqual(['state']);
+    expect(focusOf({ pod: 'a', eviction: 'due' })).toEqual(['eviction']);
+    expect(focusOf({ pod: 'a', condition: 'Ready', status: 'True' })).toEqual(['condition:Ready']);
+    expect(focusOf({ pod: 'a', phase: 'Failed', condition: 'Ready' })).toEqual([
+      'condition:Ready',
+      'phase',
+    ]);
+    expect(focusOf({ pod: 'a', deleting: true })).toEqual(['phase']);
+    expect(focusOf({ node: 'Ready', status: 'Unknown' })).toEqual(['condition:Ready']);
   });
 
   it('finds the first moment an outcome holds, and none when it never does', () => {
