@@ -26,6 +26,7 @@ import { reduce } from '@/lib/timeline/reducer';
 import { emptyState, type ClusterState, type NodeView, type PodView } from '@/lib/timeline/state';
 import type { EngineApi, Health, NodeSummary, RangeQuery } from './api';
 import { EventBus, type Subscription } from './bus';
+import { ClockOffset, describeOffset, shiftPodTimes } from './clock-offset';
 import type { Transition } from './diff';
 import type { HintProvider } from './hints';
 import { createEngineMetrics, type EngineMetrics } from './metrics';
@@ -85,6 +86,10 @@ interface NodeRuntime {
   lastStatusAt?: number;
   pressureObservedAt: NodeConditionsResult['pressureObservedAt'];
   ready: NodeReadiness;
+  /** The node's clock against the server's (runtime times are compared with "now" through it). */
+  clockOffset: ClockOffset;
+  /** When the previous successful relist finished (server time). */
+  lastRelistedAt?: number;
 }
 
 const HOUSEKEEPING_MS = 1_000;
@@ -234,6 +239,7 @@ export class Engine implements EngineApi {
       backoff: this.options.backoff?.() ?? emptyBackoff(),
       pressureObservedAt: {},
       ready: { status: 'True', since: this.clock.now() },
+      clockOffset: new ClockOffset({ toleranceMs: 2 * this.options.timings.relistMs + 2_000 }),
     });
     const existing = this.working.nodes[name];
     this.record([
@@ -319,6 +325,7 @@ export class Engine implements EngineApi {
     this.instruments.relistDuration.observe({ node: o.node }, (o.finishedAt - o.startedAt) / 1000);
     const t = o.finishedAt;
     const view = this.working.nodes[o.node];
+    const clockMoved = this.observeClock(n, o);
 
     // 1. What changed on the wire, sequenced first so derived events can name their cause.
     const cri: CriEvent[] = [];
@@ -356,7 +363,31 @@ export class Engine implements EngineApi {
       derived.push(...this.derivePod(n, o.node, runtime, previous, t, podCause.get(uid), containerCause.get(uid)));
     }
     this.commit([...cri, ...derived.map((e) => this.sequence(e))]);
+    // Pods derived with the old clock offset compared times wrongly: derive them all again.
+    if (clockMoved) this.rederive(new Set(Object.keys(this.working.nodes[o.node]?.pods ?? {})), o.node);
     this.evaluateNode(o.node, t);
+  }
+
+  /**
+   * Feeds the node's clock offset with the runtime times of transitions that a relist keeping up
+   * with the node found (clock-offset.ts); true when the applied offset changed.
+   */
+  private observeClock(n: NodeRuntime, o: RelistOutcome): boolean {
+    const keptUp =
+      o.source === 'events' ||
+      (n.lastRelistedAt !== undefined && o.startedAt - n.lastRelistedAt <= 2 * this.options.timings.relistMs + 1_000);
+    n.lastRelistedAt = o.finishedAt;
+    if (!keptUp || o.transitions.length === 0) return false;
+    const times = o.transitions.flatMap((tr) => (tr.runtimeTime !== undefined ? [tr.runtimeTime] : []));
+    if (!n.clockOffset.observe(o.finishedAt, times)) return false;
+    const ms = n.clockOffset.ms;
+    this.instruments.clockOffset.set({ node: o.node }, -ms / 1000);
+    this.log(
+      ms === 0
+        ? `${o.node}: the runtime's clock agrees with the server's again; runtime times are used as they are`
+        : `${o.node}: the runtime's clock is ${describeOffset(ms)} the server's; derived times are corrected by ${ms > 0 ? '+' : ''}${Math.round(ms / 1000)} s`,
+    );
+    return true;
   }
 
   private derivePod(
@@ -370,7 +401,7 @@ export class Engine implements EngineApi {
   ): UnsequencedEvent[] {
     const next = derivePodView({
       node,
-      runtime,
+      runtime: shiftPodTimes(runtime, n.clockOffset.ms),
       previous,
       providers: this.providers,
       backoff: n.backoff,
@@ -395,7 +426,7 @@ export class Engine implements EngineApi {
       if (c.state === 'exited' && c.finishedAt !== undefined) previousExit = Math.max(previousExit ?? 0, c.finishedAt);
     }
     if (previousExit === undefined) return;
-    n.backoff = recordRestart(n.backoff, { podUid: tr.podUid, container: tr.container ?? '' }, previousExit, o.finishedAt);
+    n.backoff = recordRestart(n.backoff, { podUid: tr.podUid, container: tr.container ?? '' }, previousExit + n.clockOffset.ms, o.finishedAt);
   }
 
   /** Pods whose derived state depends on time: a back-off that ends, an eviction that falls due. */

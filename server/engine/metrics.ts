@@ -22,6 +22,9 @@ export function createEngineMetrics() {
     eventStreamFallbacks: registry.register(
       new Counter('podscope_event_stream_fallbacks_total', 'Times a node fell back from GetContainerEvents to polling, by reason.'),
     ),
+    clockOffset: registry.register(
+      new Gauge('podscope_node_clock_offset_seconds', "How far the node's clock is ahead of the server's (0 within the relist tolerance)."),
+    ),
     subscribers: registry.register(new Gauge('podscope_subscribers', 'Live timeline subscribers (browsers, CLI watchers).')),
     pods: registry.register(new Gauge('podscope_pods', 'Pods by phase per node, as derived.')),
     nodes: registry.register(new Gauge('podscope_node_ready', 'Node Ready condition per node (1 True, 0 False, -1 Unknown).')),

@@ -56,6 +56,12 @@ export interface RigOptions {
   store?: TimelineStore;
   /** Wraps the engine's runtime client (to count or record calls). */
   wrap?: (client: RuntimeClient) => RuntimeClient;
+  /**
+   * Give the engine the driver's hints (its reason cache: CrashLoopBackOff, ErrImagePull …), as
+   * in embedded mode. false: the engine only observes the runtime and infers, as it does against
+   * a real kubelet's node. Default true.
+   */
+  hints?: boolean;
   /** Driver back-off scale (default 1: the kubelet's 10 s doubling to 300 s). */
   backoffScale?: number;
 }
@@ -117,7 +123,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     store: engineStore(store),
     timings: { ...TIMINGS, ...options.timings },
     clock,
-    providers: [driver.hints],
+    providers: options.hints === false ? [] : [driver.hints],
     dial: (e) => wrap(criRuntime(e, { timeoutMs: options.timeoutMs ?? 2000 })),
     log: (line) => logs.push(line),
   });
