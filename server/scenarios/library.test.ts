@@ -56,7 +56,10 @@ describe('scenario library', () => {
   it('keeps the two catalogues key for key, and uses every key', () => {
     expect(keys(zh).sort()).toEqual(keys(en).sort());
     const used = new Set(loadLibrary().flatMap(messageIds));
-    expect(keys(en).filter((k) => !used.has(k))).toEqual([]);
+    // The walkthroughs' own texts (components/learn, server/learn) share the catalogue.
+    const walkthrough = (k: string) =>
+      k.startsWith('walkthrough.') || /^scenarios\.[^.]+\.questions\./.test(k);
+    expect(keys(en).filter((k) => !used.has(k) && !walkthrough(k))).toEqual([]);
   });
 
   it('writes Kubernetes terms the same way in both languages', () => {

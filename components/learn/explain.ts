@@ -1,0 +1,128 @@
+/**
+ * What the walkthrough shows after a question is settled: the kubelet's own explanations (the
+ * `why` lib/kubelet derived and the recording carries) for the right answer at the step's moment
+ * — its current state, its previous run, its phase or a condition, or the eviction its node's
+ * taint scheduled — as data, rendered later in the reader's language.
+ */
+import type { Explanation } from '@/lib/kubelet/explanation';
+import type { TimelineEvent } from '@/lib/timeline/events';
+import type { ClusterState, NodeView, PodView } from '@/lib/timeline/state';
+import type { Focus, Question } from '@/server/learn/types';
+
+export interface Because {
+  /** data-id of the entity explained. */
+  entity: string;
+  /** Its name as the diagram labels it. */
+  name: string;
+  focus: Focus;
+  why: Explanation;
+}
+
+/** How many right answers get their explanation (a question rarely has more than one). */
+const MAX_ENTITIES = 2;
+
+function locate(
+  state: ClusterState,
+  id: string,
+): { node?: NodeView; pod?: PodView; container?: string } {
+  const node = state.nodes[id];
+  if (node) return { node };
+  const slash = id.indexOf('/');
+  const uid = slash < 0 ? id : id.slice(0, slash);
+  for (const n of Object.values(state.nodes)) {
+    const pod = n.pods[uid];
+    if (pod) return slash < 0 ? { node: n, pod } : { node: n, pod, container: id.slice(slash + 1) };
+  }
+  return {};
+}
+
+/** The explanation of the container's last exit: the newest "terminated" transition at or before t. */
+export function lastRunWhy(
+  events: readonly TimelineEvent[],
+  podUid: string,
+  name: string,
+  t: number,
+): Explanation | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (!e || e.t > t) continue;
+    if (
+      e.kind === 'container' &&
+      e.podUid === podUid &&
+      e.name === name &&
+      e.to === 'terminated' &&
+      e.why
+    )
+      return e.why;
+  }
+  return undefined;
+}
+
+/** The node's NoExecute taint, as the eviction explanation names it. */
+function evictionWhy(node: NodeView, pod: PodView): Explanation | undefined {
+  if (pod.evictionDueAt === undefined) return undefined;
+  const ready = node.conditions.find((c) => c.type === 'Ready');
+  if (!ready || ready.status === 'True') return undefined;
+  const since = ready.lastTransitionTime
+    ? new Date(ready.lastTransitionTime).getTime()
+    : Number.NaN;
+  const taint =
+    ready.status === 'Unknown' ? 'node.kubernetes.io/unreachable' : 'node.kubernetes.io/not-ready';
+  const params = Number.isFinite(since)
+    ? { seconds: Math.round((pod.evictionDueAt - since) / 1000), taint }
+    : undefined;
+  return params
+    ? {
+        id: 'pod.eviction.due',
+        params,
+        rule: 'pkg/controller/tainteviction (NoExecute taint, tolerationSeconds)',
+      }
+    : undefined;
+}
+
+function whyOf(
+  state: ClusterState,
+  events: readonly TimelineEvent[],
+  t: number,
+  id: string,
+  focus: Focus,
+): Explanation | undefined {
+  const { node, pod, container } = locate(state, id);
+  if (!node) return undefined;
+  if (!pod)
+    return focus.startsWith('condition:') ? node.why[focus.slice('condition:'.length)] : undefined;
+  if (container !== undefined) {
+    if (focus === 'state') return pod.why.containers[container];
+    if (focus === 'lastRun') return lastRunWhy(events, pod.uid, container, t);
+    return undefined;
+  }
+  if (focus === 'phase') return pod.why.phase;
+  if (focus === 'eviction') return evictionWhy(node, pod);
+  if (focus.startsWith('condition:')) return pod.why.conditions[focus.slice('condition:'.length)];
+  return undefined;
+}
+
+function nameOf(state: ClusterState, id: string): string {
+  const { node, pod, container } = locate(state, id);
+  if (container !== undefined) return container;
+  if (pod) return `${pod.namespace}/${pod.name}`;
+  return node?.name ?? id;
+}
+
+/** The explanations for a settled question, drawn from the replayed state at the step's moment. */
+export function explanations(
+  q: Question,
+  state: ClusterState,
+  events: readonly TimelineEvent[],
+  t: number,
+): Because[] {
+  const ids = q.kind === 'entity' ? q.answers.slice(0, MAX_ENTITIES) : [q.entity];
+  const out: Because[] = [];
+  for (const entity of ids) {
+    for (const focus of q.focus) {
+      const why = whyOf(state, events, t, entity, focus);
+      if (why) out.push({ entity, name: nameOf(state, entity), focus, why });
+    }
+  }
+  return out;
+}
