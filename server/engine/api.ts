@@ -34,6 +34,8 @@ export interface Health {
   seq: number;
   subscribers: number;
   startedAt: number;
+  /** The store's error while it cannot write (disk full …); events are held in memory meanwhile. */
+  storeError?: string;
 }
 
 export interface EngineApi {

@@ -110,6 +110,8 @@ export class Engine implements EngineApi {
   private nextSeq: number;
   private housekeeping: ReturnType<typeof setInterval> | undefined;
   private storeError: string | undefined;
+  /** The kind of the current store failure (its code), so a full disk is logged once, not per write. */
+  private storeErrorKind: string | undefined;
   readonly startedAt: number;
 
   constructor(private readonly options: EngineOptions) {
@@ -539,12 +541,16 @@ export class Engine implements EngineApi {
       stored = this.options.store.append(stripSeq(batch));
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if (this.storeError !== message) this.log(`store: ${message}; ${batch.length} event(s) held in memory and retried`);
+      const code = (err as { code?: unknown } | null)?.code;
+      const kind = typeof code === 'string' ? code : message;
+      if (this.storeErrorKind !== kind) this.log(`store: ${message}; ${batch.length} event(s) held in memory and retried`);
       this.storeError = message;
+      this.storeErrorKind = kind;
       return;
     }
-    if (this.storeError) this.log('store: writing again; held events recorded');
+    if (this.storeError) this.log(`store: writing again; ${batch.length} held event(s) recorded`);
     this.storeError = undefined;
+    this.storeErrorKind = undefined;
     this.pending = [];
     if (stored.length !== batch.length || stored[0]?.seq !== batch[0]?.seq) {
       // The store is the authority on seq; it must agree with the engine's numbering.

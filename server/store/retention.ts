@@ -12,7 +12,7 @@
  */
 import type { Database as Db } from 'better-sqlite3';
 import type { CheckpointTable } from './checkpoints';
-import { wrapError } from './errors';
+import { sqliteCode, wrapError } from './errors';
 import type { EventTable } from './events';
 import type { Marks } from './meta';
 
@@ -127,7 +127,16 @@ async function dropThrough(
   if (host.isClosed()) return false;
   let changed = false;
   if (through > host.marks().floorSeq) {
-    host.raiseFloor(through);
+    try {
+      host.raiseFloor(through);
+    } catch (err) {
+      // A full database cannot take the checkpoint a new floor needs, and retention is what must
+      // free it: fall back to the newest checkpoint already written at or below `through`.
+      const existing =
+        sqliteCode(err) === 'SQLITE_FULL' ? host.checkpoints.nearestSeq(through) : undefined;
+      if (existing === undefined || existing <= host.marks().floorSeq) throw err;
+      host.raiseFloor(existing);
+    }
     changed = true;
   }
   const floor = host.marks().floorSeq;
