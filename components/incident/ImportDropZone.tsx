@@ -5,7 +5,7 @@
  * link, or replayed right here without saving.
  */
 import { useLocale, useTranslations } from 'next-intl';
-import { useState, type DragEvent } from 'react';
+import { useState, useSyncExternalStore, type DragEvent } from 'react';
 import {
   DEFAULT_LIMITS,
   inertText,
@@ -32,6 +32,8 @@ type Phase =
       error: FileErrorData;
     };
 
+const noSubscription = () => () => undefined;
+
 const MAX_FILE = Math.max(DEFAULT_LIMITS.maxBytes, DEFAULT_LIMITS.maxCompressedBytes);
 
 /** The server's answer to a refused upload, as file-error data. */
@@ -51,6 +53,12 @@ export function ImportDropZone({ onOpenHere }: { onOpenHere: (file: TimelineFile
   const moment = useMoment();
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [over, setOver] = useState(false);
+  // False on the server and while hydrating: a file picked before that would be lost (tests wait for it).
+  const ready = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 
   const check = async (picked: File) => {
     const name = picked.name;
@@ -130,6 +138,7 @@ export function ImportDropZone({ onOpenHere }: { onOpenHere: (file: TimelineFile
         onDragLeave={() => setOver(false)}
         onDrop={onDrop}
         data-testid="drop-zone"
+        data-ready={ready ? 'true' : undefined}
       >
         <label className="ps-button ps-inc-primary">
           {t('choose')}

@@ -36,7 +36,7 @@ function AnnotationMarkers({
 }) {
   const t = useTranslations('incident.markers');
   const moment = useMoment();
-  const { actions, edge } = useCluster();
+  const { actions } = useCluster();
   const open = (a: TimelineAnnotation) => {
     actions.seek(a.t);
     if (a.entity) actions.select(a.entity);
@@ -51,7 +51,7 @@ function AnnotationMarkers({
   return (
     <g className="ps-inc-markers" data-testid="annotation-markers">
       {annotations.map((a, i) => {
-        if (a.t < edge.from || a.t > edge.to) return null;
+        // The scale clamps: a note at the very end of the period sits at the end of the track.
         const label = t('annotation', { time: moment(a.t), text: inertText(a.text, { max: 120 }) });
         return (
           <g
