@@ -7,10 +7,13 @@ import { ConsolePage, SOURCES } from './pages/console';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
-async function pulseAnimation(page: Page): Promise<string> {
-  const pulse = page.locator('.ps-pulse').first();
-  await expect(pulse).toBeAttached({ timeout: 20_000 });
-  return pulse.evaluate((el) => getComputedStyle(el).animationName);
+/** The animation of the pulses drawn while events happen (polled: pulses come and go). */
+async function pulseAnimations(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.ps-scene .ps-pulse')].map(
+      (el) => getComputedStyle(el).animationName,
+    ),
+  );
 }
 
 for (const source of SOURCES) {
@@ -25,13 +28,15 @@ for (const source of SOURCES) {
       await page.getByRole('combobox', { name: 'Playback speed' }).selectOption('16');
       await expect(page).toHaveURL(/[?&]speed=16/);
       const start = (await c.slider()).now;
+      const wallStart = Date.now();
       await c.play.click();
       await expect(c.pause).toBeVisible();
       await page.waitForTimeout(2_000);
       const moved = (await c.slider()).now - start;
-      // Two seconds at 16× is about half a minute of cluster time (rendering adds some slack).
-      expect(moved).toBeGreaterThan(16_000);
-      expect(moved).toBeLessThan(60_000);
+      const wall = Date.now() - wallStart;
+      // Cluster time runs about 16 times faster than the wall clock (frames and clicks add slack).
+      expect(moved / wall).toBeGreaterThan(8);
+      expect(moved / wall).toBeLessThan(17);
       // The rest of the way to now takes a few seconds more; then it is live again.
       await expect.poll(() => c.isLive(), { timeout: 20_000 }).toBe(true);
       await expect(c.play).toBeVisible();
@@ -50,7 +55,10 @@ for (const source of SOURCES) {
         await c.scrubTo(max - 60_000);
         await page.getByRole('combobox', { name: 'Playback speed' }).selectOption('4');
         await c.play.click();
-        expect(await pulseAnimation(page)).toBe(reduced ? 'ps-flash' : 'ps-pulse');
+        await expect
+          .poll(() => pulseAnimations(page), { timeout: 20_000 })
+          .toContain(reduced ? 'ps-flash' : 'ps-pulse');
+        expect(await pulseAnimations(page)).not.toContain(reduced ? 'ps-pulse' : 'ps-flash');
       });
     }
   });
