@@ -2,9 +2,24 @@ import { setRequestLocale } from 'next-intl/server';
 import { parseView } from '@/components/data/url-state';
 import { ImportRoot } from '@/components/incident/ImportRoot';
 
-/** Import a timeline file: check it in the browser, then save it (share link) or replay it here. */
-export default async function ImportPage({ params }: { params: Promise<{ locale: string }> }) {
+/**
+ * Import a timeline file: check it in the browser, then save it (share link) or replay it here.
+ * Rendered per request (it reads the query, the view of a local replay): pages carry the
+ * per-request CSP nonce, which a prerendered page could not.
+ */
+export default async function ImportPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ locale: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { locale } = await params;
   setRequestLocale(locale);
-  return <ImportRoot view={parseView(new URLSearchParams())} />;
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(await searchParams)) {
+    if (typeof v === 'string') query.set(k, v);
+    else if (Array.isArray(v) && v[0] !== undefined) query.set(k, v[0]);
+  }
+  return <ImportRoot view={parseView(query)} />;
 }
