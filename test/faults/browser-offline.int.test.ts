@@ -117,9 +117,9 @@ describe('a browser offline for ten minutes', () => {
 
   it('a subscriber that stops consuming: its live queue overflows, it is told to resume, and resumes with no gap', async () => {
     const { r } = await setup(1);
-    const caller = createCaller({ engine: r.engine });
     const ac = new AbortController();
     cleanups.push(() => ac.abort());
+    const caller = createCaller({ engine: r.engine }, { signal: ac.signal });
     const seqs: number[] = [];
     let state: ClusterState | undefined;
     let lastId: string | undefined;
@@ -135,9 +135,7 @@ describe('a browser offline for ten minutes', () => {
       }
       lastId = id;
     };
-    const first = (await caller.cluster.watch(undefined, { signal: ac.signal }))[
-      Symbol.asyncIterator
-    ]();
+    const first = (await caller.cluster.watch())[Symbol.asyncIterator]();
     take((await first.next()).value);
     const from = (state?.seq ?? 0) + 1;
     // 15,000 events while the consumer pulls nothing: more than a subscriber's live queue holds.
@@ -172,9 +170,7 @@ describe('a browser offline for ten minutes', () => {
       'subscriber fell behind; resume from the last event id',
     );
     // Resume from the last id it saw, as the browser's link does.
-    const second = (await caller.cluster.watch({ lastEventId: lastId }, { signal: ac.signal }))[
-      Symbol.asyncIterator
-    ]();
+    const second = (await caller.cluster.watch({ lastEventId: lastId }))[Symbol.asyncIterator]();
     while ((state?.seq ?? 0) < r.engine.snapshot().seq) take((await second.next()).value);
     ac.abort();
     expectContiguous(seqs, from);
