@@ -3,6 +3,14 @@ import { Counter, Gauge, Histogram, Registry } from '@/server/metrics/registry';
 /** The engine's Prometheus series (served at /metrics). */
 export function createEngineMetrics() {
   const registry = new Registry();
+  // The server process's own memory, read at each scrape (the soak test watches it for leaks).
+  const heap = registry.register(new Gauge('process_heap_bytes', 'V8 heap in use by the server process (heapUsed), bytes.'));
+  const resident = registry.register(new Gauge('process_resident_memory_bytes', 'Resident set size of the server process, bytes.'));
+  registry.onCollect(() => {
+    const m = process.memoryUsage();
+    heap.set({}, m.heapUsed);
+    resident.set({}, m.rss);
+  });
   return {
     registry,
     relistDuration: registry.register(

@@ -96,6 +96,9 @@ describe('a slow runtime (p99 5 s)', () => {
           `podscope_relist_skipped_ticks_total\\{node="node-a"\\} ${r.watcher.skipped}\\b`,
         ),
       );
+      // The process's own memory is on /metrics too (the soak test watches it).
+      expect(r.engine.metrics()).toMatch(/^process_heap_bytes [1-9]\d+$/m);
+      expect(r.engine.metrics()).toMatch(/^process_resident_memory_bytes [1-9]\d+$/m);
       // Slow is not down: no failure recorded, the node stays connected, the late pod was seen.
       expect(relistFailures(r)).toEqual([]);
       expect(health(r)?.connected).toBe(true);
