@@ -23,10 +23,14 @@ export interface IncidentViewerProps {
 }
 
 export function IncidentViewer({ info, initialState, events, view }: IncidentViewerProps) {
-  const source = useMemo(
-    () => createMemorySource(initialState, events.slice()),
-    [initialState, events],
-  );
+  const source = useMemo(() => {
+    // The console's track starts at the base state's t (the time of its last event). For a
+    // saved period that is `from`: the same state, taken at the start of the period, so the
+    // track spans the period even when its first event comes long after the one before it.
+    // Every later state is the same either way: each event of the period is after `from`.
+    const base = initialState.t >= info.from ? initialState : { ...initialState, t: info.from };
+    return createMemorySource(base, events.slice());
+  }, [initialState, events, info.from]);
   const locale = useLocale();
   const messages = useMessages();
   const timeZone = useMemo(

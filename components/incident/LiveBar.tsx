@@ -10,12 +10,14 @@ import { useCluster } from '@/components/data/ClusterProvider';
 import { marksStore, useMarks } from './marks-store';
 import { periodToSave } from './period';
 import { SaveDialog } from './SaveDialog';
+import { useAbsoluteTime } from '@/components/visual/RelativeTime';
 import { useMoment } from './use-moment';
 
 export function LiveBar() {
   const t = useTranslations('incident.bar');
   const locale = useLocale();
   const moment = useMoment();
+  const clock = useAbsoluteTime();
   const { t: cursor, edge, ready, sourceKind, status } = useCluster();
   const marks = useMarks();
   const [saving, setSaving] = useState(false);
@@ -45,8 +47,12 @@ export function LiveBar() {
         {t('markEnd')}
       </button>
       {marked && ready ? (
-        <span className="ps-inc-period" data-testid="marked-period">
-          {t('period', { from: moment(period.from), to: moment(period.to) })}{' '}
+        <span
+          className="ps-inc-period"
+          data-testid="marked-period"
+          title={t('period', { from: moment(period.from), to: moment(period.to) })}
+        >
+          {t('period', { from: clock(period.from), to: clock(period.to) })}{' '}
           <button type="button" className="ps-link" onClick={marksStore.clear}>
             {t('clearMarks')}
           </button>

@@ -210,11 +210,11 @@ export function SaveDialog({ period, onClose }: { period: Period; onClose: () =>
             </div>
             <p className="ps-muted">
               {selection
-                ? t('pinnedTo', {
+                ? t('pinHint', {
                     time: moment(pinnedAt),
                     entity: inertText(entityLabel(state, selection), { max: 80 }),
                   })
-                : t('pinnedToTime', { time: moment(pinnedAt) })}
+                : t('pinHintTime', { time: moment(pinnedAt) })}
             </p>
           </fieldset>
           {phase.kind === 'editing' && phase.error ? (

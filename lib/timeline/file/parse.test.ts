@@ -142,7 +142,7 @@ describe('timeline file refusals are located', () => {
       del('initialState'),
       'INVALID',
       'initialState',
-      /expected object, received undefined/,
+      /^missing; expected object$/,
     ],
     ['an empty title', set('title', '  '), 'INVALID', 'title', /needs a title/],
     [
@@ -242,6 +242,13 @@ describe('timeline file refusals are located', () => {
       'INVALID',
       'events[0].pod.uid',
       /must equal podUid "other"/,
+    ],
+    [
+      'a node called like an inherited member',
+      set('events.0.node', 'constructor'),
+      'INVALID',
+      'events[0].node',
+      /is a reserved name/,
     ],
     [
       'a prototype key',

@@ -190,12 +190,22 @@ function addZodIssue(issues: IssueList, issue: $ZodIssue, doc: unknown): void {
       issues.add(path, 'matches none of the allowed shapes');
       return;
     case 'invalid_value':
+      if (valueAt(doc, path) === undefined) {
+        issues.add(
+          path,
+          `missing; expected ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}`,
+        );
+        return;
+      }
       issues.add(
         path,
         `${preview(valueAt(doc, path))} is not allowed; expected ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}`,
       );
       return;
     case 'invalid_type':
+      if (valueAt(doc, path) === undefined) issues.add(path, `missing; expected ${issue.expected}`);
+      else issues.add(path, issue.message.replace(/^Invalid input: /, ''));
+      return;
     case 'invalid_format':
     case 'invalid_key':
     case 'invalid_element':

@@ -47,6 +47,8 @@ const hostile = fc.constantFrom(
   'x'.repeat(300),
   '2024-05-01T12:00:00Z',
   '__proto__',
+  'constructor',
+  'toString',
 );
 const nearbyNumber = fc.constantFrom(-1, 0, 1, 0.5, -0, 2 ** 53, 9e15, 1e308);
 

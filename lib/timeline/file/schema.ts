@@ -25,6 +25,13 @@ export function buildSchema(limits: FileLimits) {
   const name = z.string().min(1).max(limits.nameChars);
   const optName = z.string().max(limits.nameChars);
   const id = z.string().max(limits.idChars);
+  // Names and ids the reducer and the UI look up in plain objects (nodes[node], pods[uid]):
+  // one that every object inherits ("constructor", "__proto__", "toString" …) would find
+  // Object.prototype's member instead of a node or pod.
+  const notInherited = (s: string) => !(s in Object.prototype);
+  const reserved = 'is a reserved name (every JavaScript object has a member called that)';
+  const keyName = name.refine(notInherited, reserved);
+  const keyId = id.min(1).refine(notInherited, reserved);
   const short = z.string().max(limits.shortTextChars);
   const message = z.string().max(limits.messageChars);
   const int = z.number().int();
@@ -131,10 +138,10 @@ export function buildSchema(limits: FileLimits) {
   });
 
   const podView = z.looseObject({
-    uid: id.min(1),
+    uid: keyId,
     name,
     namespace: optName,
-    node: name,
+    node: keyName,
     specSource,
     spec: podSpec,
     status: podStatus,
@@ -165,7 +172,7 @@ export function buildSchema(limits: FileLimits) {
   });
 
   const nodeView = z.looseObject({
-    name,
+    name: keyName,
     endpoint: short,
     runtime: runtimeInfo.optional(),
     runtimeConditions: z.array(runtimeCondition),
@@ -185,7 +192,7 @@ export function buildSchema(limits: FileLimits) {
   const base = {
     seq: int.min(1),
     t: epochMs,
-    node: name,
+    node: keyName,
     cause: int.min(1).optional(),
   };
 
@@ -194,7 +201,7 @@ export function buildSchema(limits: FileLimits) {
     kind: z.literal('cri'),
     type: z.enum(CRI_EVENT_TYPES),
     source: z.enum(['relist', 'events']),
-    podUid: id.optional(),
+    podUid: keyId.optional(),
     container: optName.optional(),
     id: id.optional(),
     runtimeTime: epochMs.optional(),
@@ -206,9 +213,9 @@ export function buildSchema(limits: FileLimits) {
     ...base,
     kind: z.literal('container'),
     type: z.enum(['ContainerStateChanged', 'ContainerStatusChanged', 'ContainerRemoved']),
-    podUid: id.min(1),
+    podUid: keyId,
     list: z.enum(['init', 'regular']),
-    name,
+    name: keyName,
     status: containerStatus.optional(),
     from: stateName.optional(),
     to: stateName.optional(),
@@ -236,7 +243,7 @@ export function buildSchema(limits: FileLimits) {
       'PodUpdated',
       'PodRemoved',
     ]),
-    podUid: id.min(1),
+    podUid: keyId,
     pod: podView.optional(),
     phase: short.optional(),
     condition: podCondition.optional(),
@@ -277,7 +284,7 @@ export function buildSchema(limits: FileLimits) {
     firstTimestamp: epochMs.optional(),
     lastTimestamp: epochMs.optional(),
     source: short.optional(),
-    podUid: id.optional(),
+    podUid: keyId.optional(),
     container: optName.optional(),
   });
 
