@@ -33,7 +33,9 @@ import {
 } from './cursor';
 import type { ClusterSource, SourceStatus } from './source';
 import { TimelineBuffer } from './timeline-buffer';
-import { writeView, type SourceKind, type ViewState } from './url-state';
+import type { SourceKind, ViewState } from './url-state';
+import { useClock } from './use-clock';
+import { useUrlView } from './use-url-view';
 
 /** How much history a live source is asked for on connect. */
 export const HISTORY_MS = 15 * 60_000;
@@ -100,7 +102,8 @@ export function ClusterProvider({
   children: ReactNode;
   now?: () => number;
 }) {
-  const bufferRef = useRef<TimelineBuffer | undefined>(undefined);
+  // The buffer is one mutable object for the session; `version` says when it changed.
+  const [buffer, setBuffer] = useState<TimelineBuffer | undefined>(undefined);
   const [version, setVersion] = useState(0);
   const [status, setStatus] = useState<{ s: SourceStatus; detail?: string }>({ s: 'connecting' });
   const [historyError, setHistoryError] = useState<string | undefined>(undefined);
@@ -112,10 +115,9 @@ export function ClusterProvider({
         : { mode: 'paused', t: Number.MAX_SAFE_INTEGER },
   );
   const [speed, setSpeedState] = useState(initialView.speed);
+  const initialAt = initialView.at;
   const [selection, setSelection] = useState(initialView.sel);
   const [filter, setFilter] = useState(initialView.filter);
-  // 0 until mounted: the server's clock must not leak into the first render (hydration).
-  const [wall, setWall] = useState(0);
   const loading = useRef(false);
 
   // Many batches can arrive within one frame: re-render once per frame at most.
@@ -132,9 +134,8 @@ export function ClusterProvider({
   }, []);
 
   const loadHistory = useCallback(
-    async (from: number) => {
-      const buf = bufferRef.current;
-      if (!buf || loading.current || from >= buf.from) return;
+    async (buf: TimelineBuffer, from: number) => {
+      if (loading.current || from >= buf.from) return;
       loading.current = true;
       try {
         const base = await source.stateAt(from);
@@ -153,43 +154,41 @@ export function ClusterProvider({
   );
 
   useEffect(() => {
+    let buf: TimelineBuffer | undefined;
     const stop = source.watch({
       onSnapshot(state) {
-        const buf = bufferRef.current;
         if (buf) buf.reset(state);
-        else bufferRef.current = new TimelineBuffer(state);
+        else {
+          buf = new TimelineBuffer(state);
+          setBuffer(buf);
+        }
         bump();
-        if (source.live) void loadHistory(state.t - HISTORY_MS);
+        // History for the timeline; reaching back to a linked moment if it is older.
+        const linked = initialAt !== undefined ? initialAt - 60_000 : Infinity;
+        if (source.live) void loadHistory(buf, Math.min(state.t - HISTORY_MS, linked));
       },
       onEvents(events) {
-        if (bufferRef.current && bufferRef.current.append(events) > 0) bump();
+        if (buf && buf.append(events) > 0) bump();
       },
       onStatus(s, detail) {
         setStatus(detail === undefined ? { s } : { s, detail });
       },
     });
     return stop;
-  }, [source, bump, loadHistory]);
+  }, [source, bump, loadHistory, initialAt]);
 
   const playing = cursor.mode === 'playing';
-  // The clock: every frame while playing (smooth scrubber), every second otherwise (live edge, countdowns).
-  useEffect(() => {
-    if (playing && typeof requestAnimationFrame === 'function') {
-      let id = requestAnimationFrame(function frame() {
-        setWall(now());
-        id = requestAnimationFrame(frame);
-      });
-      return () => cancelAnimationFrame(id);
-    }
-    const id = setInterval(() => setWall(now()), 1000);
-    const first = setTimeout(() => setWall(now()), 0);
-    return () => {
-      clearInterval(id);
-      clearTimeout(first);
-    };
-  }, [playing, now]);
+  // Reaching the edge while playing joins live (or stops at the end of a recording).
+  const onTick = useCallback(
+    (w: number) => {
+      if (!buffer) return;
+      const to = source.live ? Math.max(buffer.to, w) : buffer.to;
+      setCursor((c) => tick(c, speed, w, { from: buffer.from, to }, source.live));
+    },
+    [buffer, speed, source.live],
+  );
+  const wall = useClock(playing, now, onTick);
 
-  const buffer = bufferRef.current;
   const edge = useMemo<Edge>(() => {
     if (!buffer) return { from: wall, to: wall };
     const to = source.live ? Math.max(buffer.to, wall) : buffer.to;
@@ -198,19 +197,7 @@ export function ClusterProvider({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [buffer, version, wall, source.live]);
 
-  // Reaching the edge while playing joins live (or stops at the end of a recording).
-  useEffect(() => {
-    const next = tick(cursor, speed, wall, edge, source.live);
-    if (next !== cursor) setCursor(next);
-  }, [cursor, speed, wall, edge, source.live]);
-
   const t = cursorTime(cursor, speed, wall, edge);
-
-  // A link to a moment before the buffered history: fetch from a little before it.
-  useEffect(() => {
-    if (buffer && source.live && cursor.mode !== 'live' && t <= buffer.from)
-      void loadHistory(t - 60_000);
-  }, [buffer, version, cursor.mode, t, source.live, loadHistory]);
 
   const state = useMemo(() => {
     if (!buffer) return emptyState();
@@ -235,7 +222,11 @@ export function ClusterProvider({
         setSelection(id);
         setCursor({ mode: 'paused', t: e.t });
       },
-      seek: (to) => setCursor((c) => seekCursor(c, to, clock(), edge)),
+      seek: (to) => {
+        // Before the buffered history: fetch from a little before that moment.
+        if (buffer && source.live && to < buffer.from) void loadHistory(buffer, to - 60_000);
+        setCursor((c) => seekCursor(c, to, clock(), edge));
+      },
       play: () => setCursor((c) => playCursor(c, speed, clock(), edge)),
       pause: () => setCursor((c) => pauseCursor(c, speed, clock(), edge)),
       togglePlay: () =>
@@ -257,27 +248,18 @@ export function ClusterProvider({
       },
       setFilter: (f) => setFilter(f),
     };
-  }, [edge, speed, visibleEvents, t, source.live, now]);
+  }, [edge, speed, visibleEvents, t, source.live, now, buffer, loadHistory]);
 
-  // The view in the URL, so a copied link reopens it. While playing, at most once a second.
-  const urlAt = cursor.mode === 'live' ? undefined : t;
-  const urlKey = cursor.mode === 'playing' ? `playing:${Math.floor(wall / 1000)}` : String(urlAt);
-  useEffect(() => {
-    if (typeof window === 'undefined' || !buffer) return;
-    const view: ViewState = { speed, filter, source: initialView.source };
-    if (initialView.demoStart !== undefined) view.demoStart = initialView.demoStart;
-    if (selection) view.sel = selection;
+  // The view in the URL, so a copied link reopens it (not before there is anything to show).
+  const view = useMemo<ViewState>(() => {
+    const v: ViewState = { speed, filter, source: initialView.source };
+    if (initialView.demoStart !== undefined) v.demoStart = initialView.demoStart;
+    if (selection) v.sel = selection;
     // Rounded up: an event observed at a fractional millisecond must still be "at or before" it.
-    if (urlAt !== undefined) view.at = Math.ceil(urlAt);
-    const params = writeView(view, new URLSearchParams(window.location.search));
-    const query = params.toString();
-    const url = `${window.location.pathname}${query ? `?${query}` : ''}${window.location.hash}`;
-    if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {
-      window.history.replaceState(window.history.state, '', url);
-    }
-    // Round while playing so the URL is not rewritten every frame.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [speed, filter, selection, urlKey, initialView.source, initialView.demoStart, buffer]);
+    if (cursor.mode !== 'live') v.at = Math.ceil(t);
+    return v;
+  }, [speed, filter, selection, initialView.source, initialView.demoStart, cursor.mode, t]);
+  useUrlView(buffer ? view : undefined, cursor.mode === 'playing');
 
   const value: ClusterView = {
     sourceKind: initialView.source,

@@ -18,7 +18,10 @@ const T0 = Date.UTC(2026, 10, 29, 9, 0, 0);
 function render(locale: 'en' | 'zh-CN', atMs: number): string {
   const tl = createDemoTimeline({ start: T0, durationMs: atMs });
   const state = reduceAll(tl.initial, tl.events);
-  const layout = layoutCluster(state, assignSlots(EMPTY_SLOTS, state), { width: 1000, height: 600 });
+  const layout = layoutCluster(state, assignSlots(EMPTY_SLOTS, state), {
+    width: 1000,
+    height: 600,
+  });
   const html = renderToStaticMarkup(
     <NextIntlClientProvider locale={locale} messages={messagesFor(locale)} timeZone="UTC">
       <SvgScene
@@ -35,7 +38,9 @@ function render(locale: 'en' | 'zh-CN', atMs: number): string {
       />
     </NextIntlClientProvider>,
   );
-  return html.replace(/-?\d+\.\d+/g, (n) => String(Math.round(Number(n) * 100) / 100)).replace(/></g, '>\n<');
+  return html
+    .replace(/-?\d+\.\d+/g, (n) => String(Math.round(Number(n) * 100) / 100))
+    .replace(/></g, '>\n<');
 }
 
 describe('rendered diagram', () => {
