@@ -270,6 +270,9 @@ export class Engine implements EngineApi {
     skippedTick: (node) => this.instruments.skippedTicks.inc({ node }),
     inspectFailed: (node, id, error) => {
       this.instruments.inspectErrors.inc({ node });
+      // NOT_FOUND: it was removed between the list and the inspection, an everyday race on a busy
+      // node (the next relist records it gone). Anything else is worth a line.
+      if ((error as { notFound?: unknown }).notFound === true) return;
       this.log(`${node}: inspecting ${id} failed, keeping the old record: ${error.message}`);
     },
   };
