@@ -183,6 +183,12 @@ for (const locale of ['en', 'zh-CN'] as const) {
       await expect(l.question).toHaveCount(0);
       await l.button(l.ui.finish).click();
       await expect(page.getByTestId('walkthrough-done')).toContainText(l.ui.doneTitle);
+      // Every question was answered by the learner, none shown; the lesson is repeated.
+      if (locale === 'en')
+        await expect(page.getByTestId('score')).toHaveText(
+          'You answered 3 of 3 questions yourself.',
+        );
+      await expect(page.getByTestId('walkthrough-done')).toContainText(oom.steps.takeaway);
       await l.shot('done');
 
       // Back on the list, OOMKilled is done.

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { TimelineEvent } from '@/lib/timeline/events';
 import type { ClusterState, NodeView, PodView } from '@/lib/timeline/state';
 import type { Question } from '@/server/learn/types';
 import { explanations, lastRunWhy } from './explain';
@@ -46,26 +45,30 @@ function state(p: PodView, ready: 'True' | 'Unknown' = 'True'): ClusterState {
   return { seq: 10, t: T0 + 60_000, nodes: { 'worker-1': node } };
 }
 
-const exited = (seq: number, t: number, reason: string): TimelineEvent => ({
-  seq,
-  t,
-  node: 'worker-1',
-  kind: 'container',
-  type: 'ContainerStateChanged',
-  podUid: UID,
-  list: 'regular',
-  name: 'thumbnailer',
-  from: 'running',
-  to: 'terminated',
-  why: {
-    id: reason === 'OOMKilled' ? 'container.terminated.oomKilled' : 'container.terminated.error',
-    params: { exitCode: 137 },
-  },
-});
-
 describe('explanations', () => {
-  it('explains an OOM kill by the last run that ended, then by the state now', () => {
-    const events = [exited(3, T0 + 5_000, 'Error'), exited(7, T0 + 9_000, 'OOMKilled')];
+  it('explains an OOM kill by the run that ended (lastState), then by the state now', () => {
+    const oomRun = {
+      exitCode: 137,
+      reason: 'OOMKilled',
+      startedAt: new Date(T0 + 1_000),
+      finishedAt: new Date(T0 + 6_000),
+    };
+    const p = pod({
+      status: {
+        phase: 'Running',
+        containerStatuses: [
+          {
+            name: 'thumbnailer',
+            image: 'podscope.local/busybox:1',
+            imageID: '',
+            ready: true,
+            restartCount: 1,
+            state: { running: { startedAt: new Date(T0 + 6_000) } },
+            lastState: { terminated: oomRun },
+          },
+        ],
+      },
+    });
     const q: Question = {
       kind: 'entity',
       prompt: 'p',
@@ -74,16 +77,14 @@ describe('explanations', () => {
       answers: [`${UID}/thumbnailer`],
       focus: ['lastRun', 'state'],
     };
-    const out = explanations(q, state(pod()), events, T0 + 10_000);
+    const out = explanations(q, state(p));
     expect(out.map((b) => [b.focus, b.why.id, b.name])).toEqual([
       ['lastRun', 'container.terminated.oomKilled', 'thumbnailer'],
       ['state', 'container.running.ready', 'thumbnailer'],
     ]);
-    // A run that ended after the step's moment is not its last run yet.
-    expect(lastRunWhy(events, UID, 'thumbnailer', T0 + 6_000)?.id).toBe(
-      'container.terminated.error',
-    );
-    expect(lastRunWhy(events, UID, 'thumbnailer', T0 + 1_000)).toBeUndefined();
+    expect(out[0]?.why.params).toMatchObject({ exitCode: 137 });
+    // No previous run: nothing to say about it.
+    expect(lastRunWhy(pod(), 'thumbnailer')).toBeUndefined();
   });
 
   it('explains a pod phase question by the pod phase, a node question by its Ready condition', () => {
@@ -96,7 +97,7 @@ describe('explanations', () => {
       answer: 'Running',
       focus: ['phase'],
     };
-    expect(explanations(phase, state(pod()), [], T0).map((b) => [b.why.id, b.name])).toEqual([
+    expect(explanations(phase, state(pod())).map((b) => [b.why.id, b.name])).toEqual([
       ['phase.running.allStarted', 'media/thumbnailer-7b5d9c6f8-h3kzw'],
     ]);
     const node: Question = {
@@ -108,7 +109,7 @@ describe('explanations', () => {
       answer: 'Unknown',
       focus: ['condition:Ready'],
     };
-    expect(explanations(node, state(pod(), 'Unknown'), [], T0).map((b) => b.why.id)).toEqual([
+    expect(explanations(node, state(pod(), 'Unknown')).map((b) => b.why.id)).toEqual([
       'node.ready.unknown',
     ]);
   });
@@ -123,13 +124,13 @@ describe('explanations', () => {
       focus: ['eviction', 'condition:Ready'],
     };
     const s = state(pod({ evictionDueAt: T0 + 50_000 + 300_000 }), 'Unknown');
-    const out = explanations(q, s, [], T0 + 400_000);
+    const out = explanations(q, s);
     expect(out[0]?.why).toMatchObject({
       id: 'pod.eviction.due',
       params: { seconds: 300, taint: 'node.kubernetes.io/unreachable' },
     });
     expect(out[1]?.why.id).toBe('condition.ready.nodeNotReady');
     // No eviction scheduled: nothing to say about it.
-    expect(explanations({ ...q, focus: ['eviction'] }, state(pod()), [], T0)).toEqual([]);
+    expect(explanations({ ...q, focus: ['eviction'] }, state(pod()))).toEqual([]);
   });
 });

@@ -1,11 +1,12 @@
 /**
- * What the walkthrough shows after a question is settled: the kubelet's own explanations (the
- * `why` lib/kubelet derived and the recording carries) for the right answer at the step's moment
- * — its current state, its previous run, its phase or a condition, or the eviction its node's
- * taint scheduled — as data, rendered later in the reader's language.
+ * What the walkthrough shows after a question is settled: the kubelet's own explanations for the
+ * right answer at the step's moment — the `why`s lib/kubelet derived and the replayed state
+ * carries (a container's state, a pod's phase or condition, a node's Ready), lib/kubelet's
+ * explanation of a container's previous run, or the eviction its node's taint scheduled — as
+ * data, rendered later in the reader's language.
  */
+import { explainContainerState } from '@/lib/kubelet/explain-container';
 import type { Explanation } from '@/lib/kubelet/explanation';
-import type { TimelineEvent } from '@/lib/timeline/events';
 import type { ClusterState, NodeView, PodView } from '@/lib/timeline/state';
 import type { Focus, Question } from '@/server/learn/types';
 
@@ -36,26 +37,18 @@ function locate(
   return {};
 }
 
-/** The explanation of the container's last exit: the newest "terminated" transition at or before t. */
-export function lastRunWhy(
-  events: readonly TimelineEvent[],
-  podUid: string,
-  name: string,
-  t: number,
-): Explanation | undefined {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i];
-    if (!e || e.t > t) continue;
-    if (
-      e.kind === 'container' &&
-      e.podUid === podUid &&
-      e.name === name &&
-      e.to === 'terminated' &&
-      e.why
-    )
-      return e.why;
-  }
-  return undefined;
+/**
+ * Why the container's previous run ended as it did: the kubelet's explanation of that terminated
+ * state (lastState.terminated), as it gave it while the run was the current one.
+ */
+export function lastRunWhy(pod: PodView, name: string): Explanation | undefined {
+  const status = [
+    ...(pod.status.initContainerStatuses ?? []),
+    ...(pod.status.containerStatuses ?? []),
+  ].find((c) => c.name === name);
+  const last = status?.lastState?.terminated;
+  if (!status || !last) return undefined;
+  return explainContainerState({ ...status, state: { terminated: last }, lastState: {} });
 }
 
 /** The node's NoExecute taint, as the eviction explanation names it. */
@@ -80,20 +73,14 @@ function evictionWhy(node: NodeView, pod: PodView): Explanation | undefined {
     : undefined;
 }
 
-function whyOf(
-  state: ClusterState,
-  events: readonly TimelineEvent[],
-  t: number,
-  id: string,
-  focus: Focus,
-): Explanation | undefined {
+function whyOf(state: ClusterState, id: string, focus: Focus): Explanation | undefined {
   const { node, pod, container } = locate(state, id);
   if (!node) return undefined;
   if (!pod)
     return focus.startsWith('condition:') ? node.why[focus.slice('condition:'.length)] : undefined;
   if (container !== undefined) {
     if (focus === 'state') return pod.why.containers[container];
-    if (focus === 'lastRun') return lastRunWhy(events, pod.uid, container, t);
+    if (focus === 'lastRun') return lastRunWhy(pod, container);
     return undefined;
   }
   if (focus === 'phase') return pod.why.phase;
@@ -110,17 +97,12 @@ function nameOf(state: ClusterState, id: string): string {
 }
 
 /** The explanations for a settled question, drawn from the replayed state at the step's moment. */
-export function explanations(
-  q: Question,
-  state: ClusterState,
-  events: readonly TimelineEvent[],
-  t: number,
-): Because[] {
+export function explanations(q: Question, state: ClusterState): Because[] {
   const ids = q.kind === 'entity' ? q.answers.slice(0, MAX_ENTITIES) : [q.entity];
   const out: Because[] = [];
   for (const entity of ids) {
     for (const focus of q.focus) {
-      const why = whyOf(state, events, t, entity, focus);
+      const why = whyOf(state, entity, focus);
       if (why) out.push({ entity, name: nameOf(state, entity), focus, why });
     }
   }
