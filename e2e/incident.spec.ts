@@ -49,6 +49,10 @@ async function saveFromLiveConsole(
   await page.getByTestId('mark-end').click();
   await expect(page.getByTestId('marked-period')).toBeVisible();
   await expect(page.getByTestId('period-marks')).toBeVisible();
+  // Events observed just before the end mark may still be on their way into the store (a relist
+  // notes the time it started, and records when it is done); let them land before saving, so
+  // the saved period holds everything the server will later say happened by then.
+  await page.waitForTimeout(1_500);
 
   const pod = c.pods.first();
   const podId = (await pod.getAttribute('data-id')) ?? '';
