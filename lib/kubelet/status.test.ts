@@ -383,3 +383,47 @@ describe('generateAPIPodStatus with duplicate or reused names', () => {
     expect(['Running', 'Pending']).toContain(r.status.phase);
   });
 });
+
+describe('generateAPIPodStatus: the sync after an exit', () => {
+  const exited = record({
+    id: 'c2',
+    name: 'app',
+    state: 'exited',
+    exitCode: 1,
+    reason: 'Error',
+    restartCount: 3,
+    startedAt: T0 - 20_000,
+    finishedAt: T0 - 1_000,
+  });
+  const runningBefore: V1PodStatus = {
+    phase: 'Running',
+    containerStatuses: [
+      { name: 'app', image: 'busybox', imageID: '', ready: true, restartCount: 3, containerID: 'containerd://c2', state: { running: { startedAt: new Date(T0 - 20_000) } } },
+    ],
+  };
+
+  it('shows the exit as Terminated first (kubectl: Error), as the kubelet writes status before recording the back-off', () => {
+    const r = gen({ pod: pod(), runtime: runtimeOf([exited]), oldStatus: runningBefore });
+    expect(r.status.containerStatuses?.[0]?.state?.terminated).toMatchObject({ exitCode: 1, reason: 'Error' });
+    expect(r.nextRestartAt).toBeUndefined();
+  });
+
+  it('shows CrashLoopBackOff from the next sync on', () => {
+    const first = gen({ pod: pod(), runtime: runtimeOf([exited]), oldStatus: runningBefore });
+    const next = gen({ pod: pod(), runtime: runtimeOf([exited]), oldStatus: first.status });
+    expect(next.status.containerStatuses?.[0]?.state?.waiting?.reason).toBe('CrashLoopBackOff');
+    expect(next.nextRestartAt?.app).toBeGreaterThan(T0);
+  });
+
+  it('a back-off the driver reported ends at the last finish plus the reported window', () => {
+    const first = gen({ pod: pod(), runtime: runtimeOf([exited]), oldStatus: runningBefore });
+    const next = gen({
+      pod: pod(),
+      runtime: runtimeOf([exited]),
+      oldStatus: first.status,
+      syncErrors: { app: { reason: 'CrashLoopBackOff', message: 'back-off 1m20s restarting failed container=app pod=web_default(uid1)' } },
+    });
+    expect(next.status.containerStatuses?.[0]?.state?.waiting?.reason).toBe('CrashLoopBackOff');
+    expect(next.nextRestartAt).toEqual({ app: T0 - 1_000 + 80_000 });
+  });
+});

@@ -33,7 +33,7 @@ import { enabled, type FeatureGates } from './gates';
 import { computePhase, isStaticPod } from './phase';
 import { updatePodStatusProbes, type ProbeResults } from './prober';
 import { getPodQOS } from './qos';
-import { activeContainers, sandboxesOf } from './records';
+import { activeContainers, findContainerStatusByName, sandboxesOf } from './records';
 import type { RuntimePodStatus, SyncError } from './runtime';
 import { resolveTimings, type NodeTimings } from './timings';
 import { isTerminalPhase, POD_CONDITION, type PodPhase } from './types';
@@ -76,6 +76,35 @@ export interface GenerateAPIPodStatusResult {
   nextRestartAt?: Record<string, number>;
   /** Epoch ms at which the pod is due for eviction from a not-ready node. */
   evictionDueAt?: number;
+}
+
+/**
+ * When a back-off reported by the kubelet itself (its message: "back-off 20s restarting failed
+ * container=…") ends: the window counts from the last run's finish.
+ */
+function suppliedRestartAt(s: V1ContainerStatus): number | undefined {
+  const m = /^back-off ((?:\d+(?:\.\d+)?(?:h|ms|m|s))+) /.exec(s.state?.waiting?.message ?? '');
+  const finished = s.lastState?.terminated?.finishedAt;
+  if (!m?.[1] || !(finished instanceof Date)) return undefined;
+  const unit: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
+  let ms = 0;
+  for (const [, n, u] of m[1].matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s)/g)) ms += Number(n) * (unit[u ?? 's'] ?? 0);
+  return finished.getTime() + ms;
+}
+
+/**
+ * True when the previous status knew this container but never showed its newest (exited) run as
+ * terminated: the sync that follows the exit is the first to see it.
+ */
+function firstSyncAfterExit(runtime: RuntimePodStatus, old: V1PodStatus, name: string): boolean {
+  const record = findContainerStatusByName(runtime, name);
+  if (!record || record.state !== 'exited' || !record.id) return false;
+  const before = [...asArray(old.containerStatuses), ...asArray(old.initContainerStatuses)].find(
+    (s) => isObj(s) && s.name === name,
+  );
+  if (!before) return false;
+  const shows = (id: unknown) => typeof id === 'string' && id.endsWith(record.id);
+  return !shows(before.state?.terminated?.containerID) && !shows(before.lastState?.terminated?.containerID);
 }
 
 /** pkg/kubelet/active_deadline.go */
@@ -160,6 +189,15 @@ export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): Generate
   });
   const supplied = isObj(input.syncErrors) ? input.syncErrors : {};
   const reasonCache: Record<string, SyncError> = { ...crashLoops, ...supplied };
+  // The kubelet writes a pod's status at the start of each sync, before that sync records a
+  // back-off error: the first status after a container exits shows it Terminated (kubectl: Error),
+  // and CrashLoopBackOff appears from the next sync on. An observer that saw the container before
+  // the exit and has not yet shown the exit shows Terminated first, as the kubelet does.
+  for (const name of Object.keys(reasonCache)) {
+    if (reasonCache[name]?.reason === CrashLoopBackOff && firstSyncAfterExit(runtime, oldStatus, name)) {
+      delete reasonCache[name];
+    }
+  }
 
   const hasInit = view.initContainers.length > 0;
   const convert = (isInit: boolean) =>
@@ -343,15 +381,14 @@ export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): Generate
     const loop = Object.prototype.hasOwnProperty.call(crashLoops, s.name)
       ? crashLoops[s.name]
       : undefined;
-    const fromLoop =
-      loop !== undefined &&
-      !Object.prototype.hasOwnProperty.call(supplied, s.name) &&
-      s.state?.waiting?.reason === CrashLoopBackOff;
+    const inBackoff = s.state?.waiting?.reason === CrashLoopBackOff;
+    const fromLoop = loop !== undefined && !Object.prototype.hasOwnProperty.call(supplied, s.name) && inBackoff;
     whyContainers[s.name] = explainContainerState(
       s,
       fromLoop && loop ? { backoffMs: loop.backoffMs } : {},
     );
-    if (fromLoop && loop) nextRestartAt[s.name] = loop.nextRestartAt;
+    const restartAt = fromLoop && loop ? loop.nextRestartAt : inBackoff ? suppliedRestartAt(s) : undefined;
+    if (restartAt !== undefined) nextRestartAt[s.name] = restartAt;
   }
 
   const due = isTerminalPhase(phase) ? undefined : evictionDueAt(pod, nodeReady, timings);

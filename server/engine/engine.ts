@@ -90,6 +90,11 @@ interface NodeRuntime {
   clockOffset: ClockOffset;
   /** When the previous successful relist finished (server time). */
   lastRelistedAt?: number;
+  /**
+   * Pods that changed in the previous relist: derived once more, as the kubelet syncs a pod again
+   * after a change (its first status after an exit shows Terminated; the back-off shows next).
+   */
+  followUp: Set<string>;
 }
 
 const HOUSEKEEPING_MS = 1_000;
@@ -240,6 +245,7 @@ export class Engine implements EngineApi {
       lab,
       backoff: this.options.backoff?.() ?? emptyBackoff(),
       pressureObservedAt: {},
+      followUp: new Set(),
       ready: { status: 'True', since: this.clock.now() },
       clockOffset: new ClockOffset({ toleranceMs: 2 * this.options.timings.relistMs + 2_000 }),
     });
@@ -358,7 +364,9 @@ export class Engine implements EngineApi {
       derived.push({ kind: 'node', type: 'NodeUpdated', node: o.node, t, health: { connected: true, lastRelistAt: t } });
     }
     const due = this.duePods(o.node, t);
-    for (const uid of new Set([...o.touched, ...due])) {
+    const again = n.followUp;
+    n.followUp = new Set(o.touched);
+    for (const uid of new Set([...o.touched, ...due, ...again])) {
       const runtime = o.pods.get(uid);
       const previous = this.working.nodes[o.node]?.pods[uid];
       if (!runtime) {
