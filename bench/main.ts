@@ -11,10 +11,10 @@
  * The result keys are a stable contract (README "Benchmarks"); suites that were not run keep
  * the key with null. Every figure is a median of repetitions; `repetitions` says how many.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ensureBuild, ROOT } from './lib/server';
+import { buildWarning, ROOT, snapshotBuild } from './lib/server';
 import { benchCapacity } from './suites/capacity';
 import { benchLatency } from './suites/latency';
 import { benchRelist } from './suites/relist';
@@ -150,9 +150,10 @@ export async function main(argv: string[]): Promise<number> {
     log(`   ${suite}: ${durations[suite]} s`);
   };
 
+  let appDir: string | undefined;
   if (['latency', 'scale', 'capacity'].some((s) => args.only.has(s as Suite))) {
-    log('building the console if its sources changed (next build) …');
-    ensureBuild();
+    log('building the console if its sources changed (next build), then copying the build …');
+    appDir = snapshotBuild();
   }
 
   const storeRuns = quick ? 2 : 5;
@@ -166,12 +167,13 @@ export async function main(argv: string[]): Promise<number> {
 
   const samples = quick ? 7 : 25;
   repetitions.event_to_dom = `${samples} changes per mode; p50/p95 over the samples`;
-  await run('latency', () => benchLatency({ samples, log }));
+  await run('latency', () => benchLatency({ samples, log, appDir }));
 
   const uiReps = quick ? 2 : 5;
   repetitions.scale = `snapshot: one (deterministic size); stream: one ${quick ? 10 : 20} s window; ui: median of ${uiReps} pans' p95`;
   await run('scale', () =>
     benchScale({
+      appDir,
       reps: uiReps,
       streamWindowS: quick ? 10 : 20,
       log,
@@ -185,6 +187,7 @@ export async function main(argv: string[]): Promise<number> {
   await run('capacity', () =>
     benchCapacity({
       log,
+      appDir,
       ...(quick ? { searchWindowS: 10, confirmWindowS: 20, ladder: [50, 100, 200, 300, 400] } : {}),
     }),
   );
@@ -218,10 +221,14 @@ export async function main(argv: string[]): Promise<number> {
     targets,
     durations_s: { ...durations, total: Math.round((Date.now() - started) / 1000) },
     ...(Object.keys(errors).length > 0 ? { errors } : {}),
+    ...(buildWarning
+      ? { build_warning: `next build failed; the previous build was measured: ${buildWarning}` }
+      : {}),
     details,
   };
   mkdirSync(dirname(args.out), { recursive: true });
   writeFileSync(args.out, `${JSON.stringify(doc, null, 2)}\n`);
+  if (appDir) rmSync(appDir, { recursive: true, force: true });
   printTable(results, targets);
   log(`wrote ${args.out} (${doc.durations_s.total} s)`);
   return Object.keys(errors).length > 0 ? 1 : 0;

@@ -4,7 +4,15 @@
  * the memory of the server's process tree.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +36,49 @@ export function ensureBuild(): void {
   if (r.status !== 0) throw new Error(`next build failed (exit ${r.status ?? r.signal})`);
 }
 
+/** Set when the last snapshotBuild() had to serve an older build. */
+export let buildWarning: string | undefined;
+
+const SKIP_IN_COPY = new Set(['cache', 'dev', 'trace', 'trace-build', 'diagnostics']);
+
+/**
+ * A private copy of the built console: a folder whose entries link to the checkout's, except
+ * `.next`, which is copied. Other people's `next build` (the e2e suite, `npm start`) rewrite
+ * the checkout's .next while a benchmark runs; the copy keeps serving the build that was measured.
+ */
+export function snapshotBuild(): string {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      ensureBuild();
+    } catch (err) {
+      // Someone's work in progress does not build: serve the last good build, and say so.
+      if (!existsSync(join(ROOT, '.next', 'BUILD_ID'))) throw err;
+      process.stderr.write(
+        `[bench] WARNING: next build failed; measuring the previous build in .next\n`,
+      );
+      buildWarning = err instanceof Error ? err.message : String(err);
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'podscope-bench-app-'));
+    for (const entry of readdirSync(ROOT)) {
+      if (entry === '.next' || entry === '.git') continue;
+      symlinkSync(join(ROOT, entry), join(dir, entry));
+    }
+    try {
+      cpSync(join(ROOT, '.next'), join(dir, '.next'), {
+        recursive: true,
+        verbatimSymlinks: true,
+        filter: (src) => !SKIP_IN_COPY.has(src.slice(join(ROOT, '.next').length + 1)),
+      });
+    } catch {
+      // A build started under us: try again.
+    }
+    if (existsSync(join(dir, '.next', 'BUILD_ID')) && existsSync(join(dir, '.next', 'server')))
+      return dir;
+    rmSync(dir, { recursive: true, force: true });
+  }
+  throw new Error('could not copy a complete build of the console (is another build running?)');
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
@@ -42,8 +93,15 @@ export async function freePort(): Promise<number> {
 
 export interface ServerOptions {
   env: Record<string, string>;
+  /** The built app to serve (snapshotBuild()); default the checkout itself. */
+  appDir?: string;
   /** Print the server's output (default: only when it fails to start). */
   verbose?: boolean;
+  /**
+   * Allow a CPU profile of the server (scripts/bench-profile.mjs): startProfile() begins it,
+   * stop() writes it into this folder.
+   */
+  profileDir?: string;
 }
 
 export class ConsoleServer {
@@ -53,6 +111,7 @@ export class ConsoleServer {
     readonly child: ChildProcess,
     readonly port: number,
     readonly dataDir: string,
+    private readonly profiling = false,
   ) {
     const keep = (chunk: Buffer) => {
       this.output = (this.output + chunk.toString()).slice(-20_000);
@@ -72,24 +131,22 @@ export class ConsoleServer {
   static async start(options: ServerOptions): Promise<ConsoleServer> {
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'podscope-bench-server-'));
+    const nodeArgs = options.profileDir
+      ? ['--import', join(ROOT, 'scripts/bench-profile.mjs')]
+      : [];
+    const next = join(ROOT, 'node_modules/next/dist/bin/next');
     const child = spawn(
       process.execPath,
-      [
-        join(ROOT, 'node_modules/next/dist/bin/next'),
-        'start',
-        '-H',
-        '127.0.0.1',
-        '-p',
-        String(port),
-      ],
+      [...nodeArgs, next, 'start', '-H', '127.0.0.1', '-p', String(port)],
       {
-        cwd: ROOT,
+        cwd: options.appDir ?? ROOT,
         env: {
           ...process.env,
           NODE_ENV: 'production',
           NEXT_TELEMETRY_DISABLED: '1',
           PODSCOPE_PORT: String(port),
           PODSCOPE_DATA_DIR: dataDir,
+          ...(options.profileDir ? { PODSCOPE_BENCH_PROFILE_DIR: options.profileDir } : {}),
           ...options.env,
         },
         stdio: [
@@ -99,7 +156,7 @@ export class ConsoleServer {
         ],
       },
     );
-    const server = new ConsoleServer(child, port, dataDir);
+    const server = new ConsoleServer(child, port, dataDir, options.profileDir !== undefined);
     const deadline = Date.now() + 120_000;
     for (;;) {
       if (child.exitCode !== null)
@@ -141,6 +198,11 @@ export class ConsoleServer {
     return decode<{ result: { data: T } }>(text).result.data;
   }
 
+  /** Starts the server's CPU profiler (only with `profileDir`). */
+  startProfile(): void {
+    if (this.profiling) this.child.kill('SIGHUP');
+  }
+
   /** Resident memory of the server and every process under it, MiB (Linux /proc). */
   rssMb(): number {
     return treeRssKb(this.pid) / 1024;
@@ -154,7 +216,7 @@ export class ConsoleServer {
   async stop(): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) {
       const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
-      this.child.kill('SIGTERM');
+      this.child.kill(this.profiling ? 'SIGUSR2' : 'SIGTERM');
       const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(timer);

@@ -20,6 +20,8 @@ import { SimProcess } from '../lib/sim-process';
 import { round, sleep } from '../lib/stats';
 
 export interface CapacityOptions {
+  /** The built console to serve (snapshotBuild()). */
+  appDir?: string | undefined;
   /** Levels tried in order until one fails. */
   ladder?: number[];
   max?: number;
@@ -74,6 +76,7 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
       (_, i) => `unix://${sim.socketDir}/bench-${String(i + 1).padStart(3, '0')}.sock`,
     );
     server = await ConsoleServer.start({
+      ...(options.appDir ? { appDir: options.appDir } : {}),
       env: {
         PODSCOPE_SIM_NODES: '0',
         PODSCOPE_ALLOW_ENDPOINTS: endpoints.join(','),

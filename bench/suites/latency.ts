@@ -14,12 +14,15 @@
  * polling path sees every phase of its relist period.
  */
 import type { Page } from '@playwright/test';
-import { launchChromium } from '../lib/browser';
+import { benchPage, launchChromium } from '../lib/browser';
 import { ConsoleServer } from '../lib/server';
 import { SimProcess } from '../lib/sim-process';
+import { SseReader, watchFrame } from '../lib/sse';
 import { median, quantile, round, sleep, xorshiftSleep } from '../lib/stats';
 
 export interface LatencyOptions {
+  /** The built console to serve (snapshotBuild()). */
+  appDir?: string | undefined;
   samples?: number;
   log?: (line: string) => void;
 }
@@ -34,6 +37,11 @@ export interface LatencyResult {
     poll_ms: number[];
     poll_ms_p95: number;
     missed: number;
+    /** Medians of where the time went: change → the engine's event time (`t`), → the SSE frame at a Node client, → DOM. */
+    breakdown: Record<
+      'events' | 'poll',
+      { to_engine_ms: number; to_sse_ms: number; sse_to_dom_ms: number }
+    >;
   };
 }
 
@@ -45,6 +53,7 @@ export async function benchLatency(options: LatencyOptions = {}): Promise<Latenc
   const log = options.log ?? (() => undefined);
   const sim = await SimProcess.start();
   let server: ConsoleServer | undefined;
+  let reader: SseReader | undefined;
   const browser = await launchChromium();
   try {
     await sim.grow(1, { pods: PODS, containers: CONTAINERS, eventsMode: 'stream' });
@@ -54,9 +63,10 @@ export async function benchLatency(options: LatencyOptions = {}): Promise<Latenc
       eventsMode: 'unimplemented',
     });
     server = await ConsoleServer.start({
+      ...(options.appDir ? { appDir: options.appDir } : {}),
       env: { PODSCOPE_CRI: list.map((n) => `${n.name}=${n.endpoint}`).join(',') },
     });
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await benchPage(browser);
     await page.goto(`${server.url}/en`);
     await page.waitForFunction(
       (n) =>
@@ -64,23 +74,41 @@ export async function benchLatency(options: LatencyOptions = {}): Promise<Latenc
       list.length * PODS * CONTAINERS,
       { timeout: 120_000 },
     );
+    // A second subscriber in this process marks when each change reached the wire.
+    reader = new SseReader(`${server.url}/api/trpc/cluster.watch`);
+    await reader.open();
+    const watch = reader;
     await sleep(2_000);
     let missed = 0;
-    const run = async (node: string): Promise<number[]> => {
+    const parts: Record<'events' | 'poll', { engine: number[]; sse: number[]; dom: number[] }> = {
+      events: { engine: [], sse: [], dom: [] },
+      poll: { engine: [], sse: [], dom: [] },
+    };
+    const run = async (node: string, mode: 'events' | 'poll'): Promise<number[]> => {
       const out: number[] = [];
       const pause = xorshiftSleep(node === 'bench-001' ? 7 : 11);
       for (let i = 0; i < samples; i++) {
         const slot = i % (PODS * CONTAINERS);
-        const ms = await sample(page, sim, node, slot);
-        if (ms === undefined) missed++;
-        else out.push(ms);
+        watch.take();
+        const s = await sample(page, sim, node, slot);
+        if (s === undefined) {
+          missed++;
+        } else {
+          out.push(s.seen - s.changed);
+          const hit = findTransition(watch, s.id, s.want);
+          if (hit) {
+            parts[mode].engine.push(hit.t - s.changed);
+            parts[mode].sse.push(hit.at - s.changed);
+            parts[mode].dom.push(s.seen - hit.at);
+          }
+        }
         await pause(200, 900);
       }
       return out;
     };
-    const eventsMs = await run('bench-001');
+    const eventsMs = await run('bench-001', 'events');
     log(`  events: p50 ${median(eventsMs)} ms`);
-    const pollMs = await run('bench-002');
+    const pollMs = await run('bench-002', 'poll');
     log(`  polling: p50 ${median(pollMs)} ms`);
     await page.close();
     return {
@@ -93,13 +121,53 @@ export async function benchLatency(options: LatencyOptions = {}): Promise<Latenc
         poll_ms: pollMs,
         poll_ms_p95: round(quantile(pollMs, 0.95), 0),
         missed,
+        breakdown: {
+          events: {
+            to_engine_ms: median(parts.events.engine),
+            to_sse_ms: median(parts.events.sse),
+            sse_to_dom_ms: median(parts.events.dom),
+          },
+          poll: {
+            to_engine_ms: median(parts.poll.engine),
+            to_sse_ms: median(parts.poll.sse),
+            sse_to_dom_ms: median(parts.poll.dom),
+          },
+        },
       },
     };
   } finally {
+    reader?.close();
     await browser.close();
     await server?.stop();
     await sim.stop();
   }
+}
+
+/** The first container transition of `id` to the wanted side that the Node subscriber saw. */
+function findTransition(
+  reader: SseReader,
+  id: string,
+  want: 'running' | 'not-running',
+): { t: number; at: number } | undefined {
+  for (const f of reader.take()) {
+    for (const e of watchFrame(f).events) {
+      if (
+        e.kind !== 'container' ||
+        e.type !== 'ContainerStateChanged' ||
+        `${e.podUid}/${e.name}` !== id
+      )
+        continue;
+      if ((e.to === 'running') === (want === 'running')) return { t: e.t, at: f.at };
+    }
+  }
+  return undefined;
+}
+
+interface Sample {
+  id: string;
+  want: 'running' | 'not-running';
+  changed: number;
+  seen: number;
 }
 
 /** One change → DOM measurement; undefined when the DOM did not show it within 10 s. */
@@ -108,10 +176,10 @@ async function sample(
   sim: SimProcess,
   node: string,
   slot: number,
-): Promise<number | undefined> {
+): Promise<Sample | undefined> {
   const before = await sim.slot(node, slot);
   const id = `${before.podUid}/${before.container}`;
-  const want = before.state === 'CONTAINER_RUNNING' ? 'not-running' : 'running';
+  const want: Sample['want'] = before.state === 'CONTAINER_RUNNING' ? 'not-running' : 'running';
   await page.evaluate(
     ({ id, want }) => {
       const w = window as unknown as { __seen?: number };
@@ -150,5 +218,7 @@ async function sample(
     return undefined;
   }
   const seen = await page.evaluate(() => (window as unknown as { __seen?: number }).__seen ?? 0);
-  return seen - flipped.t;
+  // Let the Node subscriber's frame arrive too (it is read after the DOM check).
+  await sleep(50);
+  return { id, want, changed: flipped.t, seen };
 }

@@ -14,13 +14,15 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { launchChromium } from '../lib/browser';
+import { benchPage, launchChromium } from '../lib/browser';
 import { ConsoleServer } from '../lib/server';
 import { SimProcess } from '../lib/sim-process';
 import { SseReader, watchFrame } from '../lib/sse';
 import { median, quantile, round, sleep, waitFor } from '../lib/stats';
 
 export interface ScaleOptions {
+  /** The built console to serve (snapshotBuild()). */
+  appDir?: string | undefined;
   nodes?: number;
   pods?: number;
   containers?: number;
@@ -81,6 +83,7 @@ export async function benchScale(options: ScaleOptions = {}): Promise<ScaleResul
     log(`  simulator: ${nodes} nodes × ${pods} pods`);
     const list = await sim.grow(nodes, { pods, containers, eventsMode: 'stream' });
     server = await ConsoleServer.start({
+      ...(options.appDir ? { appDir: options.appDir } : {}),
       env: { PODSCOPE_CRI: list.map((n) => `${n.name}=${n.endpoint}`).join(',') },
     });
     const srv = server;
@@ -148,7 +151,7 @@ export async function benchScale(options: ScaleOptions = {}): Promise<ScaleResul
     );
 
     // ── UI frames while panning ──
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await benchPage(browser);
     const loadStart = Date.now();
     await page.goto(`${srv.url}/en`);
     await page.waitForSelector('canvas.ps-canvas', { timeout: 180_000 });

@@ -164,6 +164,10 @@ export class CriClient {
       // Own connection per client: close() then really releases the socket, and one node's
       // broken runtime never shares a subchannel with another client.
       'grpc.use_local_subchannel_pool': 1,
+      // HTTP/2 flow-control window as large as the largest message: a relist's list answers
+      // (hundreds of KiB on a full node) then arrive without waiting for WINDOW_UPDATE round
+      // trips at every 64 KiB, which on a busy machine cost a scheduling delay each.
+      'grpc-node.flow_control_window': maxBytes,
       ...options.channelOptions,
     });
   }
