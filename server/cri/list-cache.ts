@@ -91,6 +91,14 @@ export function scanRecords(buf: Buffer): number[] {
       pos = end;
     } else {
       if (tag < 8) throw new ListFramingError(`field number 0 at byte ${frame}`);
+      // Field numbers stop at 2^29 − 1: a longer tag is damage (protobufjs reads 32 bits of it).
+      if (tag >= 2 ** 32) throw new ListFramingError(`field number out of range at byte ${frame}`);
+      // Field 1 is the record list: any wire type but length-delimited is a broken answer
+      // (protobufjs refuses it too), never an unknown field to skip — skipping it would read
+      // as "the runtime lists nothing".
+      if (Math.floor(tag / 8) === 1) {
+        throw new ListFramingError(`field 1 with wire type ${tag & 7} at byte ${frame}`);
+      }
       pos = skip(buf, at, tag & 7);
       if (pos > buf.length) throw new ListFramingError(`field at byte ${frame} runs past the end`);
     }
