@@ -256,7 +256,8 @@ export function deriveQuestion(
   const answer = machineState(ctx, machine, entity);
   if (!answer)
     throw new QuestionError(`${where}: ${entity} has no ${machine} state at the step's moment`);
+  // A container's state reads better next to how its previous run ended, when it had one.
   const focus: Focus[] =
-    machine === 'node' ? ['condition:Ready'] : machine === 'pod' ? ['phase'] : ['state'];
+    machine === 'node' ? ['condition:Ready'] : machine === 'pod' ? ['phase'] : ['state', 'lastRun'];
   return { kind: 'state', ...texts, machine, entity, answer, focus };
 }

@@ -1,15 +1,31 @@
 /**
- * Every scenario of the library records, replays to every step's expected outcome, and asks at
- * least one question whose answers the replay confirms.
+ * Every scenario of the library records, replays to every step's expected outcome, asks at least
+ * one question whose answers the replay confirms — and records the same thing a second time.
  */
 import { describe, expect, it } from 'vitest';
+import type { TimelineEvent } from '@/lib/timeline/events';
 import { loadLibrary } from '@/server/scenarios/library';
 import { recordScenario } from './record';
+import type { Recording } from './types';
 import { verifyRecording } from './verify';
+
+/** What must not differ between two runs (error texts with real-time figures and socket paths may). */
+function shape(r: Recording) {
+  const event = (e: TimelineEvent) => {
+    const base = { seq: e.seq, t: e.t, kind: e.kind, type: e.type };
+    if (e.kind === 'container')
+      return { ...base, pod: e.podUid, name: e.name, to: e.to, status: e.status };
+    if (e.kind === 'pod') return { ...base, pod: e.podUid, phase: e.phase, condition: e.condition };
+    if (e.kind === 'node') return { ...base, condition: e.condition };
+    if (e.kind === 'cri') return { ...base, pod: e.podUid, container: e.container };
+    return base;
+  };
+  return { steps: r.steps, pods: r.pods, events: r.events.map(event) };
+}
 
 describe('walkthrough recordings of the whole library', () => {
   for (const s of loadLibrary()) {
-    it(`${s.id} records and replays`, { timeout: 180_000 }, async () => {
+    it(`${s.id} records, replays, and records the same again`, { timeout: 240_000 }, async () => {
       const r = await recordScenario(s);
       expect(verifyRecording(s, r)).toEqual([]);
       expect(r.steps).toHaveLength(s.steps.length);
@@ -18,6 +34,9 @@ describe('walkthrough recordings of the whole library', () => {
       // Most steps with an outcome to look at ask something.
       const withOutcome = r.steps.filter((x) => x.expectations.length > 0);
       expect(asked.length * 2).toBeGreaterThanOrEqual(withOutcome.length);
+
+      const again = await recordScenario(s);
+      expect(shape(again)).toEqual(shape(r));
     });
   }
 });

@@ -28,7 +28,7 @@ import { startRig } from './rig';
 import type { RecordedStep, Recording } from './types';
 
 /** Bump when a recording's content changes meaning: cached recordings of older versions are dropped. */
-export const RECORDING_VERSION = 1;
+export const RECORDING_VERSION = 2;
 export const RECORDING_NODE = 'worker-1';
 
 export interface RecordOptions {

@@ -74,6 +74,16 @@ describe('verifyRecording', () => {
     );
   });
 
+  it('reports a question that differs in anything else', () => {
+    const bad = structuredClone(r);
+    const q = bad.steps.find((x) => x.key === 'sigkill')?.question;
+    if (q?.kind !== 'entity') throw new Error('expected an entity question');
+    q.focus = ['phase'];
+    expect(verifyRecording(s, bad)).toEqual([
+      { step: 'sigkill', problem: 'the question is not the one the step asks' },
+    ]);
+  });
+
   it('reports a recording of another scenario, and missing steps', () => {
     expect(verifyRecording(s, { ...r, scenario: 'oomkilled' })[0]?.problem).toContain(
       'not graceful-termination',

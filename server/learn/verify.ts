@@ -83,6 +83,11 @@ export function verifyRecording(scenario: Scenario, r: Recording): VerifyProblem
           `answer ${q.entity} ${q.answer}, the replay shows ${expected.entity} ${expected.answer}`,
         );
     } else say(`a ${q.kind} question where the step asks a ${expected.kind} question`);
+    if (q && q.kind === expected.kind) {
+      // Everything else (texts, layer or machine, what the explanation covers) must match too.
+      const rest = (x: Question) => JSON.stringify({ ...x, answers: [], answer: '', entity: '' });
+      if (rest(q) !== rest(expected)) say('the question is not the one the step asks');
+    }
   }
   return problems;
 }
