@@ -7,6 +7,20 @@ import { NodeSummary } from './NodeSummary';
 import { PodTile } from './PodTile';
 import { itemProps, type SceneContext } from './scene';
 
+/** Approximate width of the meta text (11 px system font: ~6.2 px per character). */
+const META_CHAR_PX = 6.2;
+
+function metaY(node: NodeLayout): number {
+  const pill = node.conditions[0];
+  return pill ? pill.y + pill.h - 3 : node.y + 42;
+}
+
+function metaFits(node: NodeLayout, text: string): boolean {
+  if (!text) return false;
+  const pillsEnd = node.conditions.reduce((end, c) => Math.max(end, c.x + c.w), node.x + 10);
+  return pillsEnd + 12 + text.length * META_CHAR_PX <= node.x + node.w - 10;
+}
+
 export function NodeCard({ node, ctx }: { node: NodeLayout; ctx: SceneContext }) {
   const t = useTranslations('ui.diagram');
   const ready = node.node.conditions.find((c) => c.type === 'Ready')?.status ?? 'Unknown';
@@ -58,9 +72,13 @@ export function NodeCard({ node, ctx }: { node: NodeLayout; ctx: SceneContext })
           <text className="ps-node-label" x={node.x + 29} y={node.y + 22}>
             {node.id}
           </text>
-          <text className="ps-node-meta" x={node.x + node.w - 10} y={node.y + 22} textAnchor="end">
-            {disconnected ? t('disconnected') : runtime}
-          </text>
+          {/* The runtime goes on the pills row, right-aligned, only where the pills leave room for it
+              (the name row belongs to the node name; the panel always shows the runtime). */}
+          {metaFits(node, disconnected ? t('disconnected') : runtime) ? (
+            <text className="ps-node-meta" x={node.x + node.w - 10} y={metaY(node)} textAnchor="end">
+              {disconnected ? t('disconnected') : runtime}
+            </text>
+          ) : null}
           {node.conditions.map((c) => (
             <g
               key={c.type}
