@@ -173,6 +173,11 @@ for (const locale of ['en', 'zh-CN'] as const) {
       await l.machineState('Running').click();
       await expect(l.question).toHaveAttribute('data-settled', 'right');
       await expect(l.explanation).toContainText('Running');
+      // The panel opens on the pod asked about: its phase, its state machine, its why.
+      await expect(page.locator('[data-panel-layer="pod"]')).toBeVisible();
+      await expect(
+        page.locator('[data-panel-layer="pod"] [data-machine="podPhase"]'),
+      ).toHaveAttribute('data-current', 'Running');
       await l.shot('step3-explained', 'desktop-only');
       await l.next();
 

@@ -124,6 +124,8 @@ export function WalkthroughStage({
       if (q?.kind !== 'state' || playback !== 'arrived') return;
       const p: Pick = { kind: 'state', state };
       const verdict = judge(q, p);
+      // Right: the panel opens on the entity asked about, with its state machine and its why.
+      if (verdict.right && !answers[index]?.settled) actions.select(q.entity);
       setAnswers((a) => {
         if (a[index]?.settled) return a;
         return {
@@ -135,7 +137,7 @@ export function WalkthroughStage({
         };
       });
     },
-    [q, playback, index],
+    [q, playback, index, answers, actions],
   );
 
   // A settled question is kept in this browser's progress.

@@ -80,7 +80,8 @@ describe('recordScenario', () => {
         entity: uid,
         answer: 'Running',
       });
-      expect(r.steps[2]?.entities).toEqual([`${uid}/thumbnailer`]);
+      // The step is about the container; its question, about the pod.
+      expect(r.steps[2]?.entities).toEqual([`${uid}/thumbnailer`, uid]);
       // Narration keeps looking at what the step before it was about.
       expect(r.steps[3]?.entities).toEqual(r.steps[2]?.entities);
       expect(r.steps[3]?.question).toBeUndefined();

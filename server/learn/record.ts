@@ -28,7 +28,7 @@ import { startRig } from './rig';
 import type { RecordedStep, Recording } from './types';
 
 /** Bump when a recording's content changes meaning: cached recordings of older versions are dropped. */
-export const RECORDING_VERSION = 2;
+export const RECORDING_VERSION = 3;
 export const RECORDING_NODE = 'worker-1';
 
 export interface RecordOptions {
@@ -147,7 +147,14 @@ function assemble(
     const t = moment.t;
     const ctx = contextAt(scenario, RECORDING_NODE, moment);
     const spec = questionSpec(scenario.id, key);
-    const entities = stepEntities(ctx, step);
+    const question = spec ? deriveQuestion(scenario, ctx, step, key, spec) : undefined;
+    // What the step is about includes what its question asks about.
+    const entities = [
+      ...new Set([
+        ...stepEntities(ctx, step),
+        ...(question?.kind === 'state' && question.machine !== 'node' ? [question.entity] : []),
+      ]),
+    ];
     const recorded: RecordedStep = {
       index,
       do: step.do,
@@ -158,7 +165,7 @@ function assemble(
       expectations,
       // Narration looks back at what the step before it was about.
       entities: step.do === 'annotate' && previous ? previous.entities : entities,
-      ...(spec ? { question: deriveQuestion(scenario, ctx, step, key, spec) } : {}),
+      ...(question ? { question } : {}),
     };
     steps.push(recorded);
     previous = recorded;
