@@ -7,9 +7,10 @@
  * Each transition found by a relist that kept up with the node happened between the previous
  * relist and its observation, so `observedAt − runtimeTime` is an upper bound of the true offset
  * (server − node), loose by at most the observation delay. The estimate is the smallest such
- * bound over recent observations. It is applied only beyond `toleranceMs` — what a relist's delay
- * can explain — so nodes whose clocks agree with the server's keep their times untouched.
- * Applied, no corrected time is later than the moment it was observed.
+ * bound that several recent observations agree on (so one absurd timestamp cannot steer it). It
+ * is applied only beyond `toleranceMs` — what a relist's delay can explain — so nodes whose clocks
+ * agree with the server's keep their times untouched. Corrected times are kept between the epoch
+ * and the moment of derivation.
  */
 import type { RuntimeContainer, RuntimePodStatus } from '@/lib/kubelet/runtime';
 
@@ -20,6 +21,8 @@ export interface ClockOffsetOptions {
   windowMs?: number;
   /** At most this many observations are kept. Default 32. */
   maxSamples?: number;
+  /** Observations that must agree before an estimate counts. Default 3. */
+  support?: number;
 }
 
 export class ClockOffset {
@@ -41,8 +44,8 @@ export class ClockOffset {
       this.samples.push({ at: observedAt, bound: observedAt - rt });
     }
     this.samples = this.samples.filter((s) => observedAt - s.at <= windowMs).slice(-max);
-    if (this.samples.length === 0) return false;
-    const estimate = Math.min(...this.samples.map((s) => s.bound));
+    const estimate = this.estimate();
+    if (estimate === undefined) return false;
     const next = Math.abs(estimate) > this.options.toleranceMs ? Math.round(estimate) : 0;
     // Keep the applied value unless the estimate moved by more than the tolerance: small jitter
     // in the observation delay must not re-derive every pod of the node.
@@ -54,6 +57,20 @@ export class ClockOffset {
     }
     this.ms = next;
     return true;
+  }
+
+  /**
+   * The smallest bound that at least `support` observations agree with (within the tolerance):
+   * one garbage timestamp — a record dated 2200 by a buggy runtime — cannot move the offset.
+   */
+  private estimate(): number | undefined {
+    const support = this.options.support ?? 3;
+    const bounds = this.samples.map((s) => s.bound).sort((a, b) => a - b);
+    for (let i = 0; i + support - 1 < bounds.length; i++) {
+      const low = bounds[i] ?? 0;
+      if ((bounds[i + support - 1] ?? Infinity) - low <= this.options.toleranceMs) return low;
+    }
+    return undefined;
   }
 }
 
@@ -68,29 +85,40 @@ export function describeOffset(ms: number): string {
   return `${span} ${ms < 0 ? 'ahead of' : 'behind'}`;
 }
 
-const shift = (t: number | undefined, ms: number) =>
-  t === undefined || !Number.isFinite(t) || t <= 0 ? t : t + ms;
+const shift = (t: number | undefined, ms: number, notAfter: number) =>
+  t === undefined || !Number.isFinite(t) || t <= 0 ? t : Math.min(Math.max(1, t + ms), notAfter);
 
-/** The pod's runtime records with their times moved into server time (unchanged when ms is 0). */
-export function shiftPodTimes(pod: RuntimePodStatus, ms: number): RuntimePodStatus {
+/**
+ * The pod's runtime records with their times moved into server time, none later than `notAfter`
+ * (the moment of derivation) nor before the epoch; the very same object when ms is 0.
+ */
+export function shiftPodTimes(
+  pod: RuntimePodStatus,
+  ms: number,
+  notAfter: number,
+): RuntimePodStatus {
   if (ms === 0) return pod;
   return {
     ...pod,
     sandboxes: pod.sandboxes.map((s) => ({
       ...s,
-      createdAt: shift(s.createdAt, ms) ?? s.createdAt,
+      createdAt: shift(s.createdAt, ms, notAfter) ?? s.createdAt,
     })),
-    containers: pod.containers.map((c) => shiftContainerTimes(c, ms)),
+    containers: pod.containers.map((c) => shiftContainerTimes(c, ms, notAfter)),
   };
 }
 
-export function shiftContainerTimes(c: RuntimeContainer, ms: number): RuntimeContainer {
+export function shiftContainerTimes(
+  c: RuntimeContainer,
+  ms: number,
+  notAfter = Infinity,
+): RuntimeContainer {
   if (ms === 0) return c;
-  const startedAt = shift(c.startedAt, ms);
-  const finishedAt = shift(c.finishedAt, ms);
+  const startedAt = shift(c.startedAt, ms, notAfter);
+  const finishedAt = shift(c.finishedAt, ms, notAfter);
   return {
     ...c,
-    createdAt: shift(c.createdAt, ms) ?? c.createdAt,
+    createdAt: shift(c.createdAt, ms, notAfter) ?? c.createdAt,
     ...(startedAt !== undefined ? { startedAt } : {}),
     ...(finishedAt !== undefined ? { finishedAt } : {}),
   };

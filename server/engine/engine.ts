@@ -414,7 +414,7 @@ export class Engine implements EngineApi {
   ): UnsequencedEvent[] {
     const next = derivePodView({
       node,
-      runtime: shiftPodTimes(runtime, n.clockOffset.ms),
+      runtime: shiftPodTimes(runtime, n.clockOffset.ms, t),
       previous,
       providers: this.providers,
       backoff: n.backoff,
