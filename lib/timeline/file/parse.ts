@@ -5,13 +5,13 @@
  * file that replays with the shared reducer or throws that one error type.
  */
 import type { $ZodIssue } from 'zod/v4/core';
+import { reviveInPlace } from '../codec';
 import type { ClusterState } from '../state';
 import type { TimelineEvent } from '../events';
 import { checkBounds } from './bounds';
 import { checkConsistency } from './consistency';
 import { IssueList, TimelineFileError, type FileErrorData } from './errors';
 import { DEFAULT_LIMITS, withLimits, type FileLimits } from './limits';
-import { reviveTimes } from './revive';
 import { buildSchema, type TimelineFileSchema } from './schema';
 import { decodeUtf8, parseJson } from './text';
 import { TIMELINE_FORMAT, TIMELINE_VERSION, type TimelineFile } from './types';
@@ -104,8 +104,8 @@ export function parseDocument(doc: unknown, limits: FileLimits = DEFAULT_LIMITS)
   // The schema transforms nothing (no defaults, no coercion): its output equals the document
   // except for key order. Keep the document, so a file re-exported after import reads the same.
   const checked = doc as typeof result.data;
-  reviveTimes(checked.initialState);
-  reviveTimes(checked.events);
+  reviveInPlace(checked.initialState);
+  reviveInPlace(checked.events);
   return {
     ...checked,
     initialState: checked.initialState as unknown as ClusterState,
