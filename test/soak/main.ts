@@ -59,6 +59,21 @@ async function stopChild(child: ChildProcess, ms = 15_000): Promise<void> {
   clearTimeout(timer);
 }
 
+/** A private copy of the built console; another `next build` running (others' tests) is waited out. */
+async function buildWithRetries(attempts = 15): Promise<string> {
+  for (let i = 1; ; i++) {
+    try {
+      return snapshotBuild();
+    } catch (err) {
+      if (i >= attempts) throw err;
+      log(
+        `build not available yet (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); retrying in 20 s`,
+      );
+      await sleep(20_000);
+    }
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
@@ -102,7 +117,7 @@ export async function main(argv: string[]): Promise<number> {
     log(
       `${minutes} min, ${nodeCount} simulated nodes, warm-up ${warmupMinutes} min, sample every ${sampleMs / 1000} s`,
     );
-    const appDir = snapshotBuild();
+    const appDir = await buildWithRetries();
     cleanups.push(() => rmSync(appDir, { recursive: true, force: true }));
     if (buildWarning)
       log(`WARNING: serving the previous build (${buildWarning.split('\n')[0] ?? ''})`);
