@@ -22,7 +22,7 @@ import {
 } from '@/lib/kubelet';
 import type { NodeResources, RuntimeCondition, RuntimeInfo, RuntimePodStatus } from '@/lib/kubelet/runtime';
 import type { CriEvent, TimelineEvent, UnsequencedEvent } from '@/lib/timeline/events';
-import { reduce } from '@/lib/timeline/reducer';
+import { reduce, reduceAll } from '@/lib/timeline/reducer';
 import { emptyState, type ClusterState, type NodeView, type PodView } from '@/lib/timeline/state';
 import type { EngineApi, Health, NodeSummary, RangeQuery } from './api';
 import { EventBus, type Subscription } from './bus';
@@ -34,6 +34,7 @@ import { nodeEvents } from './node-events';
 import { NodeWatcher, type Clock, type RelistOutcome, type WatcherSink } from './node-watcher';
 import { derivePodView } from './pod-view';
 import { podEvents } from './pod-events';
+import { SHRINK_STEPS, shrinkEvent } from './shrink';
 import type { RuntimeClient, RuntimeStatusReport } from './runtime-client';
 
 /** The store as the engine uses it (server/store implements it). */
@@ -115,6 +116,8 @@ export class Engine implements EngineApi {
   private nextSeq: number;
   private housekeeping: ReturnType<typeof setInterval> | undefined;
   private storeError: string | undefined;
+  /** Node → pod uid → the passed deadlines (restart|eviction) already re-derived (duePods). */
+  private readonly dueHandled = new Map<string, Map<string, string>>();
   /** The kind of the current store failure (its code), so a full disk is logged once, not per write. */
   private storeErrorKind: string | undefined;
   readonly startedAt: number;
@@ -212,6 +215,7 @@ export class Engine implements EngineApi {
     if (!n) return;
     n.watcher.stop();
     this.nodesByName.delete(name);
+    this.dueHandled.delete(name);
     this.record([{ kind: 'node', type: 'NodeRemoved', node: name, t: this.clock.now() }]);
     await Promise.resolve();
   }
@@ -442,15 +446,31 @@ export class Engine implements EngineApi {
     n.backoff = recordRestart(n.backoff, { podUid: tr.podUid, container: tr.container ?? '' }, previousExit + n.clockOffset.ms, o.finishedAt);
   }
 
-  /** Pods whose derived state depends on time: a back-off that ends, an eviction that falls due. */
+  /**
+   * Pods whose derived state depends on time: a back-off that ends, an eviction that falls due.
+   * Each deadline is handed out once: a pod whose back-off ended but whose container has not
+   * restarted yet keeps that past deadline, and re-deriving it every relist would change nothing
+   * (on a node whose kubelet is gone, every crash-looping pod would be re-derived every second).
+   */
   private duePods(node: string, now: number): string[] {
     const view = this.working.nodes[node];
     if (!view) return [];
+    let handled = this.dueHandled.get(node);
     const out: string[] = [];
     for (const p of Object.values(view.pods)) {
       const restart = p.nextRestartAt ? Math.min(...Object.values(p.nextRestartAt)) : Infinity;
-      if (restart <= now || (p.evictionDueAt !== undefined && p.evictionDueAt <= now)) out.push(p.uid);
+      const evict = p.evictionDueAt ?? Infinity;
+      if (restart > now && evict > now) {
+        handled?.delete(p.uid);
+        continue;
+      }
+      const key = `${restart <= now ? restart : ''}|${evict <= now ? evict : ''}`;
+      if (handled?.get(p.uid) === key) continue;
+      if (!handled) this.dueHandled.set(node, (handled = new Map<string, string>()));
+      handled.set(p.uid, key);
+      out.push(p.uid);
     }
+    if (handled && handled.size > 0) for (const uid of handled.keys()) if (!view.pods[uid]) handled.delete(uid);
     return out;
   }
 
@@ -516,8 +536,9 @@ export class Engine implements EngineApi {
     const now = this.clock.now();
     for (const [name, n] of this.nodesByName) {
       this.evaluateNode(name, now);
+      if (n.watcher.connected) continue; // its relists re-derive what falls due
       const due = this.duePods(name, now);
-      if (due.length > 0 && !n.watcher.connected) this.rederive(new Set(due), name);
+      if (due.length > 0) this.rederive(new Set(due), name);
     }
     this.flush();
   }
@@ -546,18 +567,14 @@ export class Engine implements EngineApi {
 
   private flush(): void {
     if (this.pending.length === 0) return;
-    const batch = this.pending;
+    let batch = this.pending;
     let stored: TimelineEvent[];
     try {
       stored = this.options.store.append(stripSeq(batch));
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      const code = (err as { code?: unknown } | null)?.code;
-      const kind = typeof code === 'string' ? code : message;
-      if (this.storeErrorKind !== kind) this.log(`store: ${message}; ${batch.length} event(s) held in memory and retried`);
-      this.storeError = message;
-      this.storeErrorKind = kind;
-      return;
+      const shrunk = (err as { code?: unknown } | null)?.code === 'TOO_LARGE' ? this.appendShrunk() : undefined;
+      if (shrunk) ({ batch, stored } = shrunk);
+      else return this.holdPending(err);
     }
     if (this.storeError) this.log(`store: writing again; ${batch.length} held event(s) recorded`);
     this.storeError = undefined;
@@ -567,8 +584,45 @@ export class Engine implements EngineApi {
       // The store is the authority on seq; it must agree with the engine's numbering.
       throw new Error(`store assigned seqs ${stored[0]?.seq}… to a batch the engine numbered ${batch[0]?.seq}…`);
     }
-    for (const e of batch) this.committed = reduce(this.committed, e);
+    // working = reduce(committed, pending) always holds (commit() folds every event into working
+    // and queues it; only this line moves committed), and the whole of pending was just stored:
+    // folding the batch into committed again would rebuild exactly `working`.
+    this.committed = this.working;
     this.bus.publish(batch);
+  }
+
+  /** The store cannot write (disk full …): keep the events in memory, say so once per kind of failure. */
+  private holdPending(err: unknown): void {
+    const batch = this.pending;
+    const message = err instanceof Error ? err.message : String(err);
+    const code = (err as { code?: unknown } | null)?.code;
+    const kind = typeof code === 'string' ? code : message;
+    if (this.storeErrorKind !== kind) this.log(`store: ${message}; ${batch.length} event(s) held in memory and retried`);
+    this.storeError = message;
+    this.storeErrorKind = kind;
+  }
+
+  /**
+   * A batch the store refused as too large (an enormous string from a runtime): its events shrunk
+   * a step at a time (shrink.ts) until the store takes them; the working state is rebuilt from
+   * the shrunk events so that replay still equals live. undefined when no step is enough.
+   */
+  private appendShrunk(): { batch: TimelineEvent[]; stored: TimelineEvent[] } | undefined {
+    for (const limits of SHRINK_STEPS) {
+      const batch = this.pending.map((e) => shrinkEvent(e, limits));
+      let stored: TimelineEvent[];
+      try {
+        stored = this.options.store.append(stripSeq(batch));
+      } catch (err) {
+        if ((err as { code?: unknown } | null)?.code === 'TOO_LARGE') continue;
+        return undefined;
+      }
+      this.pending = batch;
+      this.working = reduceAll(this.committed, batch);
+      this.log(`store: events too large for the timeline were recorded with strings cut to ${limits.maxChars} characters and lists to ${limits.maxItems} items`);
+      return { batch, stored };
+    }
+    return undefined;
   }
 
   private collectGauges(): void {

@@ -4,9 +4,9 @@
  * reducer, so whatever this function leaves out, the timeline (and every browser) never sees.
  */
 import type { V1ContainerStatus, V1PodCondition } from '@kubernetes/client-node';
-import { encode } from '@/lib/timeline/codec';
 import type { ContainerStateName, PodPatch, UnsequencedEvent } from '@/lib/timeline/events';
 import type { PodView } from '@/lib/timeline/state';
+import { jsonEqual } from './json-equal';
 
 export interface EventContext {
   t: number;
@@ -17,7 +17,9 @@ export interface EventContext {
   containerCause?: ReadonlyMap<string, number>;
 }
 
-export function containerStateName(s: V1ContainerStatus | undefined): ContainerStateName | undefined {
+export function containerStateName(
+  s: V1ContainerStatus | undefined,
+): ContainerStateName | undefined {
   if (!s?.state) return undefined;
   if (s.state.running) return 'running';
   if (s.state.terminated) return 'terminated';
@@ -25,12 +27,18 @@ export function containerStateName(s: V1ContainerStatus | undefined): ContainerS
   return undefined;
 }
 
-const stateReason = (s: V1ContainerStatus) => s.state?.waiting?.reason ?? s.state?.terminated?.reason ?? '';
+const stateReason = (s: V1ContainerStatus) =>
+  s.state?.waiting?.reason ?? s.state?.terminated?.reason ?? '';
 const stateKey = (s: V1ContainerStatus) =>
   `${containerStateName(s) ?? ''}|${stateReason(s)}|${s.state?.terminated?.exitCode ?? ''}|${s.containerID ?? ''}`;
-const same = (a: unknown, b: unknown) => a === b || encode(a) === encode(b);
+/** Equal as encoded (what the timeline would record), compared without encoding. */
+const same = (a: unknown, b: unknown) => jsonEqual(a, b);
 
-export function podEvents(prev: PodView | undefined, next: PodView, ctx: EventContext): UnsequencedEvent[] {
+export function podEvents(
+  prev: PodView | undefined,
+  next: PodView,
+  ctx: EventContext,
+): UnsequencedEvent[] {
   const base = { t: ctx.t, node: ctx.node, podUid: next.uid };
   const cause = (name?: string) => {
     const c = (name !== undefined ? ctx.containerCause?.get(name) : undefined) ?? ctx.podCause;
@@ -65,7 +73,14 @@ export function podEvents(prev: PodView | undefined, next: PodView, ctx: EventCo
       });
     }
     for (const name of before.keys()) {
-      out.push({ ...base, kind: 'container', type: 'ContainerRemoved', list, name, ...cause(name) });
+      out.push({
+        ...base,
+        kind: 'container',
+        type: 'ContainerRemoved',
+        list,
+        name,
+        ...cause(name),
+      });
     }
   }
 
@@ -85,7 +100,8 @@ export function podEvents(prev: PodView | undefined, next: PodView, ctx: EventCo
   for (const condition of next.status.conditions ?? []) {
     const old = oldConditions.get(condition.type);
     const why = next.why.conditions[condition.type];
-    if (old && conditionSame(old, condition) && same(prev.why.conditions[condition.type], why)) continue;
+    if (old && conditionSame(old, condition) && same(prev.why.conditions[condition.type], why))
+      continue;
     out.push({
       ...base,
       kind: 'pod',
@@ -107,20 +123,31 @@ function conditionSame(a: V1PodCondition, b: V1PodCondition): boolean {
   return a.status === b.status && a.reason === b.reason && a.message === b.message;
 }
 
-const STATUS_SCALARS = ['podIP', 'podIPs', 'hostIP', 'hostIPs', 'startTime', 'qosClass', 'reason', 'message'] as const;
+const STATUS_SCALARS = [
+  'podIP',
+  'podIPs',
+  'hostIP',
+  'hostIPs',
+  'startTime',
+  'qosClass',
+  'reason',
+  'message',
+] as const;
 
 function podPatch(prev: PodView, next: PodView): PodPatch | undefined {
   const patch: PodPatch = {};
   if (prev.specSource !== next.specSource) patch.specSource = next.specSource;
   if (!same(prev.spec, next.spec)) patch.spec = next.spec;
   if (prev.evictionDueAt !== next.evictionDueAt) patch.evictionDueAt = next.evictionDueAt ?? null;
-  if (prev.deletionTimestamp !== next.deletionTimestamp) patch.deletionTimestamp = next.deletionTimestamp ?? null;
-  if (!same(prev.nextRestartAt, next.nextRestartAt)) patch.nextRestartAt = next.nextRestartAt ?? null;
-  if (prev.status.phase === next.status.phase && !same(prev.why.phase, next.why.phase)) patch.whyPhase = next.why.phase;
+  if (prev.deletionTimestamp !== next.deletionTimestamp)
+    patch.deletionTimestamp = next.deletionTimestamp ?? null;
+  if (!same(prev.nextRestartAt, next.nextRestartAt))
+    patch.nextRestartAt = next.nextRestartAt ?? null;
+  if (prev.status.phase === next.status.phase && !same(prev.why.phase, next.why.phase))
+    patch.whyPhase = next.why.phase;
   const status: Record<string, unknown> = {};
-  for (const k of STATUS_SCALARS) if (!same(prev.status[k], next.status[k])) status[k] = next.status[k];
+  for (const k of STATUS_SCALARS)
+    if (!same(prev.status[k], next.status[k])) status[k] = next.status[k];
   if (Object.keys(status).length > 0) patch.status = status as PodPatch['status'];
   return Object.keys(patch).length > 0 ? patch : undefined;
 }
-
-

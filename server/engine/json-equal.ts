@@ -1,0 +1,79 @@
+/**
+ * `encode(a) === encode(b)` (lib/timeline/codec) without building the two strings.
+ *
+ * pod-events.ts asks this for every container status, condition and explanation of every pod a
+ * relist touches; encoding both sides was the largest single cost of a relist with changes.
+ * The walk follows JSON.stringify's rules as the codec applies them: Dates compare by their
+ * encoded text (null when invalid), toJSON is honoured, boxed primitives unbox, non-finite
+ * numbers are null and -0 is 0, undefined / functions / symbols vanish from objects and are
+ * null in arrays, and key order matters (the encoded strings would differ).
+ */
+import { formatTime } from '@/lib/timeline/codec';
+
+/** The value JSON.stringify would write for `v` under `key`, as a comparable value. */
+function normal(v: unknown, key: string): unknown {
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : formatTime(v);
+  let x = v;
+  if (
+    typeof x === 'object' &&
+    x !== null &&
+    typeof (x as { toJSON?: unknown }).toJSON === 'function'
+  ) {
+    x = (x as { toJSON: (key: string) => unknown }).toJSON(key);
+  }
+  if (x instanceof Number || x instanceof String || x instanceof Boolean) x = x.valueOf();
+  switch (typeof x) {
+    case 'number':
+      return Number.isFinite(x) ? x + 0 : null;
+    case 'function':
+    case 'symbol':
+      return undefined;
+    case 'string':
+    case 'boolean':
+    case 'bigint':
+    case 'object':
+    case 'undefined':
+      return x;
+  }
+}
+
+function equalNormal(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const arrayA = Array.isArray(a);
+  if (arrayA !== Array.isArray(b)) return false;
+  if (arrayA) {
+    const x = a as unknown[];
+    const y = b as unknown[];
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) {
+      const key = String(i);
+      const p = normal(x[i], key);
+      const q = normal(y[i], key);
+      // In arrays, what objects would drop is written as null.
+      if (!equalNormal(p === undefined ? null : p, q === undefined ? null : q)) return false;
+    }
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const kx = Object.keys(x);
+  const ky = Object.keys(y);
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    // Skip keys whose values JSON leaves out, on both sides, then compare key and value in order.
+    let p: unknown;
+    while (i < kx.length && (p = normal(x[kx[i] as string], kx[i] as string)) === undefined) i++;
+    let q: unknown;
+    while (j < ky.length && (q = normal(y[ky[j] as string], ky[j] as string)) === undefined) j++;
+    if (i === kx.length || j === ky.length) return i === kx.length && j === ky.length;
+    if (kx[i] !== ky[j] || !equalNormal(p, q)) return false;
+    i++;
+    j++;
+  }
+}
+
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  return a === b || equalNormal(normal(a, ''), normal(b, ''));
+}
