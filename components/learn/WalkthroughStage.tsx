@@ -119,6 +119,15 @@ export function WalkthroughStage({
     }
   }
 
+  // When an entity question opens, nothing is selected yet: a selection made while watching
+  // would otherwise make clicking that same entity again count for nothing.
+  const open = playback === 'arrived' && q?.kind === 'entity' && !current.settled;
+  useEffect(() => {
+    if (open) actions.select(undefined);
+    // Only as the question opens: `actions` changes with every cursor move.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open, index]);
+
   const pickState = useCallback(
     (state: string) => {
       if (q?.kind !== 'state' || playback !== 'arrived') return;
@@ -187,12 +196,15 @@ export function WalkthroughStage({
         </span>
         <h1 className="ps-learn-title">{tl(recording.title)}</h1>
       </LearnTop>
-      <aside className="ps-learn-side" aria-label={t('steps')}>
+      <aside className="ps-learn-side" aria-label={tl(recording.title)}>
         {finished ? (
           <DoneCard
             recording={recording}
             right={Object.values(answers).filter((a) => a.settled === 'right').length}
-            onAgain={() => go(0)}
+            onAgain={() => {
+              setAnswers({});
+              go(0);
+            }}
           />
         ) : (
           <StepPanel
