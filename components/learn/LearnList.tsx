@@ -20,7 +20,7 @@ function StatusBadge({ status }: { status: ProgressStatus }) {
   return (
     <span className={`ps-learn-status is-${status.kind}`} data-testid="walkthrough-progress">
       {status.kind === 'done' ? (
-        <svg viewBox="0 0 12 12" className="ps-icon" aria-hidden="true">
+        <svg viewBox="0 0 12 12" width={12} height={12} className="ps-icon" aria-hidden="true">
           <path d="M2 6.3 L4.9 9.2 L10 3" />
         </svg>
       ) : null}
