@@ -120,6 +120,8 @@ export class Engine implements EngineApi {
   private readonly dueHandled = new Map<string, Map<string, string>>();
   /** The kind of the current store failure (its code), so a full disk is logged once, not per write. */
   private storeErrorKind: string | undefined;
+  /** When shrinking an event too large for the store was last logged (once an hour at most). */
+  private shrinkLoggedAt: number | undefined;
   readonly startedAt: number;
 
   constructor(private readonly options: EngineOptions) {
@@ -619,7 +621,11 @@ export class Engine implements EngineApi {
       }
       this.pending = batch;
       this.working = reduceAll(this.committed, batch);
-      this.log(`store: events too large for the timeline were recorded with strings cut to ${limits.maxChars} characters and lists to ${limits.maxItems} items`);
+      const now = this.clock.now();
+      if (this.shrinkLoggedAt === undefined || now - this.shrinkLoggedAt >= 3_600_000) {
+        this.shrinkLoggedAt = now;
+        this.log(`store: events too large for the timeline were recorded with strings cut to ${limits.maxChars} characters and lists to ${limits.maxItems} items`);
+      }
       return { batch, stored };
     }
     return undefined;

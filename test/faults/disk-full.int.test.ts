@@ -84,6 +84,7 @@ describe('a full disk under the store', () => {
     ).toHaveLength(1);
     expect(r.engine.snapshot().seq).toBeGreaterThan(committedSeq);
 
+    await new Promise((resolve) => setImmediate(resolve)); // let the subscriber take the last batch
     // The subscriber saw every seq exactly once, in order, from its first to the engine's last.
     const seqs = received.map((e) => e.seq);
     expect(seqs.length).toBeGreaterThan(0);
