@@ -92,6 +92,8 @@ test('save a period with an annotation, copy the link, open it elsewhere: same v
   const at = new URL(url).searchParams.get('at') ?? '';
   const original = new ConsolePage(page, 'live');
   await original.open({ at, sel: podId });
+  // Only once its history reaches back to `at` does the live console show that moment.
+  await expect.poll(async () => (await original.slider()).now).toBe(Date.parse(at));
   const expected = await drawn(page);
   expect(expected.length).toBeGreaterThan(3);
 
