@@ -398,13 +398,24 @@ describe('generateAPIPodStatus: the sync after an exit', () => {
   const runningBefore: V1PodStatus = {
     phase: 'Running',
     containerStatuses: [
-      { name: 'app', image: 'busybox', imageID: '', ready: true, restartCount: 3, containerID: 'containerd://c2', state: { running: { startedAt: new Date(T0 - 20_000) } } },
+      {
+        name: 'app',
+        image: 'busybox',
+        imageID: '',
+        ready: true,
+        restartCount: 3,
+        containerID: 'containerd://c2',
+        state: { running: { startedAt: new Date(T0 - 20_000) } },
+      },
     ],
   };
 
   it('shows the exit as Terminated first (kubectl: Error), as the kubelet writes status before recording the back-off', () => {
     const r = gen({ pod: pod(), runtime: runtimeOf([exited]), oldStatus: runningBefore });
-    expect(r.status.containerStatuses?.[0]?.state?.terminated).toMatchObject({ exitCode: 1, reason: 'Error' });
+    expect(r.status.containerStatuses?.[0]?.state?.terminated).toMatchObject({
+      exitCode: 1,
+      reason: 'Error',
+    });
     expect(r.nextRestartAt).toBeUndefined();
   });
 
@@ -421,9 +432,52 @@ describe('generateAPIPodStatus: the sync after an exit', () => {
       pod: pod(),
       runtime: runtimeOf([exited]),
       oldStatus: first.status,
-      syncErrors: { app: { reason: 'CrashLoopBackOff', message: 'back-off 1m20s restarting failed container=app pod=web_default(uid1)' } },
+      syncErrors: {
+        app: {
+          reason: 'CrashLoopBackOff',
+          message: 'back-off 1m20s restarting failed container=app pod=web_default(uid1)',
+        },
+      },
     });
     expect(next.status.containerStatuses?.[0]?.state?.waiting?.reason).toBe('CrashLoopBackOff');
     expect(next.nextRestartAt).toEqual({ app: T0 - 1_000 + 80_000 });
+  });
+});
+
+describe('generateAPIPodStatus: a pod that finished on its own', () => {
+  it('explains a succeeded Job by its containers, not by deletion', () => {
+    const done = record({
+      name: 'app',
+      state: 'exited',
+      exitCode: 0,
+      reason: 'Completed',
+      startedAt: T0 - 5_000,
+      finishedAt: T0 - 1_000,
+    });
+    const r = gen({
+      pod: pod({ restartPolicy: 'Never' }),
+      runtime: runtimeOf([done]),
+      podIsTerminal: true,
+    });
+    expect(r.status.phase).toBe('Succeeded');
+    expect(r.why.phase.id).not.toMatch(/terminal/);
+  });
+
+  it('keeps the terminal wording when only termination explains the phase', () => {
+    const running = record({
+      name: 'app',
+      state: 'exited',
+      exitCode: 0,
+      reason: 'Completed',
+      startedAt: T0 - 5_000,
+      finishedAt: T0 - 1_000,
+    });
+    const r = gen({
+      pod: pod({ restartPolicy: 'Always' }),
+      runtime: runtimeOf([running]),
+      podIsTerminal: true,
+    });
+    expect(r.status.phase).toBe('Succeeded');
+    expect(r.why.phase.id).toMatch(/terminal/);
   });
 });

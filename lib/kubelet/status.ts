@@ -88,7 +88,8 @@ function suppliedRestartAt(s: V1ContainerStatus): number | undefined {
   if (!m?.[1] || !(finished instanceof Date)) return undefined;
   const unit: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
   let ms = 0;
-  for (const [, n, u] of m[1].matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s)/g)) ms += Number(n) * (unit[u ?? 's'] ?? 0);
+  for (const [, n, u] of m[1].matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s)/g))
+    ms += Number(n) * (unit[u ?? 's'] ?? 0);
   return finished.getTime() + ms;
 }
 
@@ -104,7 +105,10 @@ function firstSyncAfterExit(runtime: RuntimePodStatus, old: V1PodStatus, name: s
   );
   if (!before) return false;
   const shows = (id: unknown) => typeof id === 'string' && id.endsWith(record.id);
-  return !shows(before.state?.terminated?.containerID) && !shows(before.lastState?.terminated?.containerID);
+  return (
+    !shows(before.state?.terminated?.containerID) &&
+    !shows(before.lastState?.terminated?.containerID)
+  );
 }
 
 /** pkg/kubelet/active_deadline.go */
@@ -194,7 +198,10 @@ export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): Generate
   // and CrashLoopBackOff appears from the next sync on. An observer that saw the container before
   // the exit and has not yet shown the exit shows Terminated first, as the kubelet does.
   for (const name of Object.keys(reasonCache)) {
-    if (reasonCache[name]?.reason === CrashLoopBackOff && firstSyncAfterExit(runtime, oldStatus, name)) {
+    if (
+      reasonCache[name]?.reason === CrashLoopBackOff &&
+      firstSyncAfterExit(runtime, oldStatus, name)
+    ) {
       delete reasonCache[name];
     }
   }
@@ -225,6 +232,21 @@ export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): Generate
   );
   let phase: PodPhase = decision.phase;
   let phaseWhy = phaseExplanation(decision, pod);
+  if (
+    podIsTerminal &&
+    (decision.rule === 'terminalSucceeded' || decision.rule === 'terminalFailed')
+  ) {
+    // A pod that finished on its own (a Job) is terminal to the kubelet too; when its containers
+    // alone give the same phase, that is the reason worth telling, not "the kubelet is ending it".
+    const own = computePhase(
+      pod,
+      [...containerStatuses, ...initContainerStatuses],
+      false,
+      hasAnyActiveRegularContainerStarted(pod, runtime),
+      gates,
+    );
+    if (own.phase === phase) phaseWhy = phaseExplanation(own, pod);
+  }
   if (!isTerminalPhase(phase)) {
     const kept = isTerminalPhase(oldStatus.phase)
       ? oldStatus.phase
@@ -382,12 +404,14 @@ export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): Generate
       ? crashLoops[s.name]
       : undefined;
     const inBackoff = s.state?.waiting?.reason === CrashLoopBackOff;
-    const fromLoop = loop !== undefined && !Object.prototype.hasOwnProperty.call(supplied, s.name) && inBackoff;
+    const fromLoop =
+      loop !== undefined && !Object.prototype.hasOwnProperty.call(supplied, s.name) && inBackoff;
     whyContainers[s.name] = explainContainerState(
       s,
       fromLoop && loop ? { backoffMs: loop.backoffMs } : {},
     );
-    const restartAt = fromLoop && loop ? loop.nextRestartAt : inBackoff ? suppliedRestartAt(s) : undefined;
+    const restartAt =
+      fromLoop && loop ? loop.nextRestartAt : inBackoff ? suppliedRestartAt(s) : undefined;
     if (restartAt !== undefined) nextRestartAt[s.name] = restartAt;
   }
 
