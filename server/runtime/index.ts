@@ -13,7 +13,7 @@ import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
 import { DriftBridge, KubeView } from '@/server/kube';
 import { startSimCluster, type SimCluster } from '@/server/sim';
-import { openStore, type TimelineStore } from '@/server/store';
+import { lockTimeline, openStore, type TimelineStore } from '@/server/store';
 import { startEmbeddedWorkload } from './embedded';
 
 export interface PodscopeRuntime {
@@ -48,7 +48,10 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
     retention: { maxAgeMs: config.retention.maxAgeMs, maxBytes: config.retention.maxBytes },
   });
   const stops: (() => Promise<void> | void)[] = [];
+  let unlock: () => void = () => undefined;
   try {
+    // One engine per timeline: a second server on the same data directory is refused.
+    unlock = lockTimeline(store.path);
     const latest = store.latestSeq();
     const initialState = latest > 0 ? store.stateAtSeq(latest) : undefined;
     const providers: HintProvider[] = [];
@@ -147,6 +150,7 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
         (stopping ??= (async () => {
           for (const stop of stops) await stop();
           store.close();
+          unlock();
         })()),
     };
     installShutdown(runtime);
@@ -154,6 +158,7 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
   } catch (err) {
     for (const stop of stops) await Promise.resolve(stop()).catch(() => undefined);
     store.close();
+    unlock();
     throw err;
   }
 }

@@ -29,6 +29,8 @@ export type StoreErrorCode =
   | 'NOT_RETAINED'
   /** The store was closed. */
   | 'CLOSED'
+  /** Another live process is already recording this timeline (server/store/lock.ts). */
+  | 'LOCKED'
   /** Any other SQLite error. */
   | 'SQLITE';
 

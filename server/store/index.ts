@@ -42,3 +42,4 @@ export type {
   SavedTimelineSummary,
 } from './timelines';
 export { DEFAULT_DIR, DEFAULT_FILE } from './open';
+export { lockTimeline } from './lock';

@@ -9,7 +9,7 @@ import { loadConfig } from '@/server/config';
 import { criRuntime } from '@/server/engine/cri-runtime';
 import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
-import { openStore } from '@/server/store';
+import { lockTimeline, openStore } from '@/server/store';
 import type { Command } from '../command';
 import { criNodes, parse, parseDuration } from '../lib/args';
 
@@ -43,6 +43,7 @@ export const watchCommand: Command = {
     const nodes = criNodes(values.cri);
     const defaults = loadConfig({});
     const store = openStore({ path: values.data ?? ':memory:' });
+    const unlock = lockTimeline(store.path);
     const engine = new Engine({
       store: engineStore(store),
       timings: { ...defaults.periods, relistMs: parseDuration(values.relist, '--relist') },
@@ -76,6 +77,7 @@ export const watchCommand: Command = {
       process.off('SIGTERM', stop);
       await engine.stop();
       store.close();
+      unlock();
     }
     return 0;
   },

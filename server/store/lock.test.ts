@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { lockTimeline } from './lock';
+
+const db = () => join(mkdtempSync(join(tmpdir(), 'lock-')), 'timeline.db');
+
+describe('lockTimeline', () => {
+  it('refuses a second writer while the first lives, and frees on release', () => {
+    const file = db();
+    const release = lockTimeline(file);
+    expect(existsSync(`${file}.lock`)).toBe(true);
+    // The same process asking again is allowed only through the existing lock (idempotent start).
+    writeFileSync(`${file}.lock`, `1 ${hostname()}\n`); // pid 1 is alive and is not us
+    expect(() => lockTimeline(file)).toThrow(/another Podscope \(pid 1\)/);
+    release();
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it('takes over a lock whose owner is gone', () => {
+    const file = db();
+    const dead = spawnSync(process.execPath, [
+      '-e',
+      'process.stdout.write(String(process.pid))',
+    ]).stdout.toString();
+    writeFileSync(`${file}.lock`, `${dead} ${hostname()}\n`);
+    const release = lockTimeline(file);
+    release();
+  });
+
+  it('needs no lock in memory', () => {
+    expect(() => lockTimeline(':memory:')()).not.toThrow();
+  });
+});
