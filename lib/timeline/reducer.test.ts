@@ -225,3 +225,46 @@ describe('reduce', () => {
     expect(s.nodes).toEqual({});
   });
 });
+
+describe('reduce with hostile names', () => {
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])(
+    'handles a node and a pod named %s like any other',
+    (name) => {
+      const s = reduceAll(emptyState(), [
+        { seq: 1, t: 1, node: name, kind: 'node', type: 'NodeAdded', endpoint: 'unix:///x.sock' },
+        {
+          seq: 2,
+          t: 2,
+          node: name,
+          kind: 'pod',
+          type: 'PodAdded',
+          podUid: name,
+          pod: pod(name, { node: name }),
+        },
+        {
+          seq: 3,
+          t: 3,
+          node: name,
+          kind: 'pod',
+          type: 'PodPhaseChanged',
+          podUid: name,
+          phase: 'Running',
+        },
+        {
+          seq: 4,
+          t: 4,
+          node: 'other',
+          kind: 'pod',
+          type: 'PodPhaseChanged',
+          podUid: name,
+          phase: 'Failed',
+        },
+      ]);
+      expect(Object.keys(s.nodes)).toEqual([name]);
+      expect(Object.getOwnPropertyDescriptor(s.nodes, name)?.value.pods[name]?.status.phase).toBe(
+        'Running',
+      );
+      expect(Object.getPrototypeOf(s.nodes)).toBe(Object.prototype);
+    },
+  );
+});

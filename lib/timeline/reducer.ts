@@ -10,7 +10,7 @@
  */
 import type { V1ContainerStatus, V1NodeCondition, V1PodCondition } from '@kubernetes/client-node';
 import type { ContainerEvent, NodeEvent, PodEvent, TimelineEvent } from './events';
-import type { ClusterState, NodeView, PodView } from './state';
+import { own, type ClusterState, type NodeView, type PodView } from './state';
 import type { Drift } from '../drift/types';
 
 export function reduce(state: ClusterState, event: TimelineEvent): ClusterState {
@@ -28,7 +28,9 @@ export function reduce(state: ClusterState, event: TimelineEvent): ClusterState 
     case 'container':
       return {
         ...advanced,
-        nodes: withNode(state.nodes, event.node, (n) => withPod(n, event.podUid, (p) => applyContainer(p, event))),
+        nodes: withNode(state.nodes, event.node, (n) =>
+          withPod(n, event.podUid, (p) => applyContainer(p, event)),
+        ),
       };
   }
 }
@@ -41,7 +43,7 @@ export function reduceAll(state: ClusterState, events: Iterable<TimelineEvent>):
 }
 
 function applyNode(nodes: ClusterState['nodes'], e: NodeEvent): ClusterState['nodes'] {
-  const existing = nodes[e.node];
+  const existing = own(nodes, e.node);
   switch (e.type) {
     case 'NodeAdded': {
       const node: NodeView = {
@@ -52,7 +54,11 @@ function applyNode(nodes: ClusterState['nodes'], e: NodeEvent): ClusterState['no
         why: existing?.why ?? {},
         health: e.health ?? existing?.health ?? { connected: false },
         pods: existing?.pods ?? {},
-        ...(e.runtime ? { runtime: e.runtime } : existing?.runtime ? { runtime: existing.runtime } : {}),
+        ...(e.runtime
+          ? { runtime: e.runtime }
+          : existing?.runtime
+            ? { runtime: existing.runtime }
+            : {}),
       };
       return { ...nodes, [e.node]: node };
     }
@@ -88,7 +94,7 @@ function applyNode(nodes: ClusterState['nodes'], e: NodeEvent): ClusterState['no
 }
 
 function applyPod(node: NodeView, e: PodEvent): NodeView {
-  const existing = node.pods[e.podUid];
+  const existing = own(node.pods, e.podUid);
   switch (e.type) {
     case 'PodAdded':
       if (!e.pod) return node;
@@ -111,7 +117,9 @@ function applyPod(node: NodeView, e: PodEvent): NodeView {
       return withPod(node, e.podUid, (p) => ({
         ...p,
         status: { ...p.status, conditions: upsertCondition(p.status.conditions ?? [], condition) },
-        why: e.why ? { ...p.why, conditions: { ...p.why.conditions, [condition.type]: e.why } } : p.why,
+        why: e.why
+          ? { ...p.why, conditions: { ...p.why.conditions, [condition.type]: e.why } }
+          : p.why,
       }));
     }
     case 'PodUpdated':
@@ -163,12 +171,21 @@ function applyContainer(pod: PodView, e: ContainerEvent): PodView {
   const why = { ...pod.why.containers };
   if (e.type === 'ContainerRemoved') delete why[e.name];
   else if (e.why) why[e.name] = e.why;
-  return { ...pod, status: { ...pod.status, [listKey]: next }, why: { ...pod.why, containers: why } };
+  return {
+    ...pod,
+    status: { ...pod.status, [listKey]: next },
+    why: { ...pod.why, containers: why },
+  };
 }
 
 /** Upstream orders init statuses like spec.initContainers and sorts the others by name. */
-function orderStatuses(list: V1ContainerStatus[], which: 'init' | 'regular', pod: PodView): V1ContainerStatus[] {
-  if (which === 'regular') return list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+function orderStatuses(
+  list: V1ContainerStatus[],
+  which: 'init' | 'regular',
+  pod: PodView,
+): V1ContainerStatus[] {
+  if (which === 'regular')
+    return list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const order = new Map(pod.spec.initContainers.map((c, i) => [c.name, i]));
   const rank = (name: string) => order.get(name) ?? Number.MAX_SAFE_INTEGER;
   return list.sort((a, b) => rank(a.name) - rank(b.name));
@@ -195,14 +212,14 @@ function withNode(
   name: string,
   update: (n: NodeView) => NodeView,
 ): ClusterState['nodes'] {
-  const node = nodes[name];
+  const node = own(nodes, name);
   if (!node) return nodes;
   const next = update(node);
   return next === node ? nodes : { ...nodes, [name]: next };
 }
 
 function withPod(node: NodeView, uid: string, update: (p: PodView) => PodView): NodeView {
-  const pod = node.pods[uid];
+  const pod = own(node.pods, uid);
   if (!pod) return node;
   const next = update(pod);
   return next === pod ? node : { ...node, pods: { ...node.pods, [uid]: next } };

@@ -85,3 +85,12 @@ export interface ClusterState {
 }
 
 export const emptyState = (): ClusterState => ({ seq: 0, t: 0, nodes: {} });
+
+/**
+ * Reads a node, pod or other keyed entry by an untrusted key: only the record's own entries
+ * count, so a node or pod named `constructor`, `toString` or `__proto__` (a runtime may send any
+ * string) is looked up like any other name instead of reaching Object.prototype.
+ */
+export function own<V>(record: Readonly<Record<string, V>>, key: string): V | undefined {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}

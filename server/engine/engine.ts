@@ -23,7 +23,7 @@ import {
 import type { NodeResources, RuntimeCondition, RuntimeInfo, RuntimePodStatus } from '@/lib/kubelet/runtime';
 import type { CriEvent, TimelineEvent, UnsequencedEvent } from '@/lib/timeline/events';
 import { reduce, reduceAll } from '@/lib/timeline/reducer';
-import { emptyState, type ClusterState, type NodeView, type PodView } from '@/lib/timeline/state';
+import { emptyState, own, type ClusterState, type NodeView, type PodView } from '@/lib/timeline/state';
 import type { EngineApi, Health, NodeSummary, RangeQuery } from './api';
 import { EventBus, type Subscription } from './bus';
 import { ClockOffset, describeOffset, shiftPodTimes } from './clock-offset';
@@ -255,7 +255,7 @@ export class Engine implements EngineApi {
       ready: { status: 'True', since: this.clock.now() },
       clockOffset: new ClockOffset({ toleranceMs: 2 * this.options.timings.relistMs + 2_000 }),
     });
-    const existing = this.working.nodes[name];
+    const existing = own(this.working.nodes, name);
     this.record([
       {
         kind: 'node',
@@ -318,7 +318,7 @@ export class Engine implements EngineApi {
   private onRelistFailed(node: string, at: number, error: Error, first: boolean): void {
     this.instruments.relistErrors.inc({ node });
     const events: UnsequencedEvent[] = [];
-    const view = this.working.nodes[node];
+    const view = own(this.working.nodes, node);
     if (first) {
       events.push({ kind: 'cri', type: 'RelistFailed', source: 'relist', node, t: at, detail: { error: error.message.slice(0, 500) } });
       this.log(`${node}: relist failed: ${error.message}`);
@@ -341,7 +341,7 @@ export class Engine implements EngineApi {
     if (!n) return;
     this.instruments.relistDuration.observe({ node: o.node }, (o.finishedAt - o.startedAt) / 1000);
     const t = o.finishedAt;
-    const view = this.working.nodes[o.node];
+    const view = own(this.working.nodes, o.node);
     const clockMoved = this.observeClock(n, o);
 
     // 1. What changed on the wire, sequenced first so derived events can name their cause.
@@ -374,7 +374,7 @@ export class Engine implements EngineApi {
     n.followUp = new Set(o.touched);
     for (const uid of new Set([...o.touched, ...due, ...again])) {
       const runtime = o.pods.get(uid);
-      const previous = this.working.nodes[o.node]?.pods[uid];
+      const previous = own(own(this.working.nodes, o.node)?.pods ?? {}, uid);
       if (!runtime) {
         if (previous) derived.push({ kind: 'pod', type: 'PodRemoved', node: o.node, podUid: uid, t, ...causeOf(podCause.get(uid)) });
         continue;
@@ -383,7 +383,7 @@ export class Engine implements EngineApi {
     }
     this.commit([...cri, ...derived.map((e) => this.sequence(e))]);
     // Pods derived with the old clock offset compared times wrongly: derive them all again.
-    if (clockMoved) this.rederive(new Set(Object.keys(this.working.nodes[o.node]?.pods ?? {})), o.node);
+    if (clockMoved) this.rederive(new Set(Object.keys(own(this.working.nodes, o.node)?.pods ?? {})), o.node);
     this.evaluateNode(o.node, t);
   }
 
@@ -455,7 +455,7 @@ export class Engine implements EngineApi {
    * (on a node whose kubelet is gone, every crash-looping pod would be re-derived every second).
    */
   private duePods(node: string, now: number): string[] {
-    const view = this.working.nodes[node];
+    const view = own(this.working.nodes, node);
     if (!view) return [];
     let handled = this.dueHandled.get(node);
     const out: string[] = [];
@@ -472,14 +472,14 @@ export class Engine implements EngineApi {
       handled.set(p.uid, key);
       out.push(p.uid);
     }
-    if (handled && handled.size > 0) for (const uid of handled.keys()) if (!view.pods[uid]) handled.delete(uid);
+    if (handled && handled.size > 0) for (const uid of handled.keys()) if (!own(view.pods, uid)) handled.delete(uid);
     return out;
   }
 
   /** Node conditions from the runtime's Status, the relist heartbeat and the grace periods. */
   private evaluateNode(node: string, now: number): void {
     const n = this.nodesByName.get(node);
-    const view = this.working.nodes[node];
+    const view = own(this.working.nodes, node);
     if (!n || !view) return;
     const result = generateNodeConditions({
       now,
@@ -501,7 +501,7 @@ export class Engine implements EngineApi {
     if (result.ready.status !== n.ready.status) {
       n.ready = result.ready;
       // Node readiness changes every pod's Ready condition and eviction clock.
-      this.rederive(new Set(Object.keys(this.working.nodes[node]?.pods ?? {})), node);
+      this.rederive(new Set(Object.keys(own(this.working.nodes, node)?.pods ?? {})), node);
     }
   }
 
@@ -510,12 +510,12 @@ export class Engine implements EngineApi {
     const now = this.clock.now();
     for (const [name, n] of this.nodesByName) {
       if (onlyNode && name !== onlyNode) continue;
-      const view = this.working.nodes[name];
+      const view = own(this.working.nodes, name);
       if (!view) continue;
       const records = n.watcher.records();
       const events: UnsequencedEvent[] = [];
       for (const uid of uids) {
-        const previous = view.pods[uid];
+        const previous = own(view.pods, uid);
         if (!previous) continue;
         const runtime: RuntimePodStatus = {
           uid,
@@ -651,7 +651,7 @@ export class Engine implements EngineApi {
 
   /** The node view as recorded (for tests). */
   nodeView(name: string): NodeView | undefined {
-    return this.working.nodes[name];
+    return own(this.working.nodes, name);
   }
 }
 
