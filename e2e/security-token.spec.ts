@@ -1,0 +1,217 @@
+/**
+ * Access control against a running server. The suite's own server (playwright.config.ts) binds to
+ * 127.0.0.1 without a token; this spec starts a second one — the same build, `next start` on
+ * another loopback port — with PODSCOPE_TOKEN set, and checks:
+ * - every route refuses a request without the token with a clear 401: pages, tRPC queries, the
+ *   SSE stream, /metrics, /api/healthz;
+ * - the token is accepted as `Authorization: Bearer`, as the cookie, and once as `?token=`, which
+ *   redirects to the same URL without it and sets the HttpOnly cookie;
+ * - a wrong token of any length is refused the same way;
+ * - security headers and a nonce-based Content-Security-Policy on every answer;
+ * - the token appears nowhere in the server's output;
+ * - the default server listens on loopback only.
+ */
+import { expect, test } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const PORT = Number(process.env.E2E_TOKEN_PORT ?? 3108);
+const BASE = `http://127.0.0.1:${PORT}`;
+const TOKEN = `e2e-${'s3cret'.repeat(4)}-${process.pid}`;
+const ROUTES = [
+  '/en',
+  '/en/import',
+  '/api/trpc/cluster.snapshot',
+  '/api/trpc/nodes.list',
+  '/api/trpc/cluster.watch',
+  '/metrics',
+  '/api/healthz',
+];
+
+let server: ChildProcess | undefined;
+let dataDir = '';
+let output = '';
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'podscope-e2e-token-'));
+  server = spawn(
+    process.execPath,
+    ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(PORT)],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        NEXT_TELEMETRY_DISABLED: '1',
+        PODSCOPE_PORT: String(PORT),
+        PODSCOPE_DATA_DIR: dataDir,
+        PODSCOPE_SIM_NODES: '1',
+        PODSCOPE_TOKEN: TOKEN,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  server.stdout?.on('data', (b: Buffer) => (output += b.toString()));
+  server.stderr?.on('data', (b: Buffer) => (output += b.toString()));
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (server.exitCode !== null)
+      throw new Error(`token server exited (${server.exitCode}):\n${output}`);
+    const status = await fetch(`${BASE}/api/healthz`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    }).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200 || status === 503) break;
+    if (Date.now() > deadline) throw new Error(`token server did not come up:\n${output}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+});
+
+test.afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((r) => server?.once('exit', r));
+    server.kill('SIGTERM');
+    // An open event stream can keep a graceful shutdown waiting: not longer than 10 s.
+    const timer = setTimeout(() => server?.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** fetch without following redirects (the page would otherwise land on a refusal or a redirect chain). */
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${BASE}${path}`, { headers, redirect: 'manual' });
+
+test('every route refuses a request without the token, with a clear 401', async () => {
+  for (const path of ROUTES) {
+    const res = await get(path);
+    expect(res.status, path).toBe(401);
+    expect(res.headers.get('www-authenticate'), path).toBe('Bearer realm="podscope"');
+    expect(await res.text(), path).toContain('this server requires an access token');
+    expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+  }
+});
+
+test('a wrong token of any length is refused like no token', async () => {
+  for (const wrong of [
+    'x',
+    TOKEN.slice(0, -1),
+    `${TOKEN}x`,
+    TOKEN.toUpperCase(),
+    ' '.repeat(TOKEN.length),
+  ]) {
+    for (const path of ['/api/trpc/cluster.snapshot', '/metrics']) {
+      expect((await get(path, { authorization: `Bearer ${wrong}` })).status).toBe(401);
+      expect(
+        (await get(path, { cookie: `podscope_token=${encodeURIComponent(wrong)}` })).status,
+      ).toBe(401);
+    }
+  }
+});
+
+test('the token opens every route: as a bearer header, as the cookie', async () => {
+  const ways: Record<string, string>[] = [
+    { authorization: `Bearer ${TOKEN}` },
+    { cookie: `podscope_token=${TOKEN}` },
+  ];
+  for (const auth of ways) {
+    for (const path of [
+      '/en',
+      '/api/trpc/cluster.snapshot',
+      '/api/trpc/nodes.list',
+      '/metrics',
+      '/api/healthz',
+    ]) {
+      const res = await get(path, auth);
+      expect([200, 503], `${path} ${Object.keys(auth)[0] ?? ''}`).toContain(res.status);
+      await res.body?.cancel();
+    }
+    // The SSE stream: it answers as an event stream and carries the first snapshot.
+    const ac = new AbortController();
+    const sse = await fetch(`${BASE}/api/trpc/cluster.watch`, { headers: auth, signal: ac.signal });
+    expect(sse.status).toBe(200);
+    expect(sse.headers.get('content-type')).toContain('text/event-stream');
+    const reader = (sse.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    while (!text.includes('"snapshot"'))
+      text += new TextDecoder().decode((await reader.read()).value);
+    ac.abort();
+  }
+});
+
+test('?token= once: redirects to the same URL without it and sets an HttpOnly, SameSite=Strict cookie', async ({
+  page,
+}) => {
+  const res = await get(`/en?sel=x&token=${encodeURIComponent(TOKEN)}`);
+  expect(res.status).toBeGreaterThanOrEqual(300);
+  expect(res.status).toBeLessThan(400);
+  const location = res.headers.get('location') ?? '';
+  expect(location).not.toContain(TOKEN);
+  expect(new URL(location, BASE).pathname).toBe('/en');
+  expect(new URL(location, BASE).searchParams.get('sel')).toBe('x');
+  const cookie = res.headers.get('set-cookie') ?? '';
+  expect(cookie).toMatch(/^podscope_token=/);
+  expect(cookie).toMatch(/HttpOnly/i);
+  expect(cookie).toMatch(/SameSite=Strict/i);
+
+  // In a browser: the link with the token opens the console, and the address bar no longer has it.
+  await page.goto(`${BASE}/en?token=${encodeURIComponent(TOKEN)}`);
+  await expect(page).toHaveURL(`${BASE}/en`);
+  await expect(page.locator('[data-layer="node"]').first()).toBeVisible({ timeout: 60_000 });
+  expect(await page.evaluate(() => document.cookie)).not.toContain('podscope_token'); // HttpOnly
+});
+
+test('security headers and a nonce-based CSP on pages; headers on API answers', async () => {
+  const page = await get('/en', { authorization: `Bearer ${TOKEN}` });
+  const csp = page.headers.get('content-security-policy') ?? '';
+  expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+  expect(csp).not.toContain('unsafe-eval');
+  expect(csp).toContain("object-src 'none'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1] ?? '';
+  const html = await page.text();
+  // Every script the page carries has the nonce.
+  const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+  // A new nonce per response.
+  const again = (await get('/en', { authorization: `Bearer ${TOKEN}` })).headers.get(
+    'content-security-policy',
+  );
+  expect(again).not.toBe(csp);
+  for (const path of ['/en', '/api/trpc/cluster.snapshot', '/metrics']) {
+    const res = await get(path, { authorization: `Bearer ${TOKEN}` });
+    expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+    expect(res.headers.get('referrer-policy'), path).toBe('no-referrer');
+    expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+    expect(res.headers.get('cross-origin-opener-policy'), path).toBe('same-origin');
+    await res.body?.cancel();
+  }
+});
+
+test('the token never appears in what the server prints', () => {
+  expect(output.length).toBeGreaterThan(0);
+  expect(output).not.toContain(TOKEN);
+});
+
+test('the default server listens on loopback only', async ({ baseURL }) => {
+  const port = new URL(baseURL ?? 'http://127.0.0.1:3107').port;
+  const external = Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i && i.family === 'IPv4' && !i.internal);
+  test.skip(!external, 'this machine has no non-loopback IPv4 address to try');
+  const answered = await fetch(`http://${external?.address ?? ''}:${port}/api/healthz`, {
+    signal: AbortSignal.timeout(5_000),
+  }).then(
+    () => true,
+    () => false,
+  );
+  expect(answered).toBe(false);
+  expect((await fetch(`http://127.0.0.1:${port}/api/healthz`)).status).toBeLessThan(600);
+});
