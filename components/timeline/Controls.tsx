@@ -4,7 +4,7 @@ import { useTranslations } from 'next-intl';
 import { useCluster } from '@/components/data/ClusterProvider';
 import { SPEEDS } from '@/components/data/cursor';
 
-export function Controls() {
+export function Controls({ onGoLive }: { onGoLive?: () => void }) {
   const t = useTranslations('ui.timeline');
   const { cursor, speed, actions, live, ready } = useCluster();
   const playing = cursor.mode === 'playing';
@@ -71,7 +71,7 @@ export function Controls() {
         <button
           type="button"
           className={`ps-live${atLive ? ' is-live' : ''}`}
-          onClick={actions.goLive}
+          onClick={onGoLive ?? actions.goLive}
           aria-pressed={atLive}
           aria-label={t('live')}
           title={t('liveHint')}

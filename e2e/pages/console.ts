@@ -35,6 +35,12 @@ export const CONTROL_NAMES = {
 
 export type Locale = keyof typeof CONTROL_NAMES;
 
+/** The timeline's "fit" button, per language. */
+const FIT_NAMES: Record<Locale, string> = {
+  en: 'Fit the timeline to what was recorded',
+  'zh-CN': '让时间轴正好容纳全部记录',
+};
+
 /** Width of the lane labels on the left of the track (clicks there do not seek). */
 const TRACK_LABELS = 150;
 const TRACK_RIGHT_PAD = 10;
@@ -149,13 +155,31 @@ export class ConsolePage {
     };
   }
 
-  /** Clicks the scrubber track at moment `t`. */
+  /** The stretch of time the track shows (it fits the data, and can be zoomed and panned). */
+  async window(): Promise<{ from: number; to: number }> {
+    const s = this.scrubber;
+    return {
+      from: Number(await s.getAttribute('data-window-from')),
+      to: Number(await s.getAttribute('data-window-to')),
+    };
+  }
+
+  /**
+   * Clicks the scrubber track at moment `t`. A moment outside the shown window is brought into
+   * it first by fitting the timeline to everything recorded.
+   */
   async scrubTo(t: number): Promise<void> {
     const box = await this.scrubber.boundingBox();
     if (!box) throw new Error('scrubber not visible');
-    const { min, max } = await this.slider();
+    let { from, to } = await this.window();
+    if (t < from || t > to) {
+      const fit = this.page.getByRole('button', { name: FIT_NAMES[this.locale] });
+      if (await fit.isEnabled()) await fit.click();
+      ({ from, to } = await this.window());
+    }
     const usable = box.width - TRACK_LABELS - TRACK_RIGHT_PAD;
-    const x = box.x + TRACK_LABELS + ((t - min) / Math.max(1, max - min)) * usable;
+    const at = Math.min(Math.max(t, from), to);
+    const x = box.x + TRACK_LABELS + ((at - from) / Math.max(1, to - from)) * usable;
     await this.page.mouse.click(x, box.y + Math.min(40, box.height / 2));
   }
 
