@@ -7,7 +7,7 @@ describe('view in the URL', () => {
   it('reads a shared link', () => {
     const v = parseView(
       new URLSearchParams(
-        'sel=abc-123%2Fapi&at=2026-11-29T09%3A41%3A12.345Z&speed=4&node=demo-node-1&kind=container&reason=CrashLoopBackOff',
+        'sel=abc-123%2Fapi&at=2026-11-29T09%3A41%3A12.345Z&speed=4&node=demo-node-1&kind=container&reason=CrashLoopBackOff&bk=1',
       ),
     );
     expect(v).toEqual({
@@ -20,6 +20,7 @@ describe('view in the URL', () => {
         node: 'demo-node-1',
         kind: 'container',
         reason: 'CrashLoopBackOff',
+        bookkeeping: true,
       },
     });
   });
@@ -62,6 +63,8 @@ describe('view in the URL', () => {
               'k8s' as const,
             ),
             reason: fc.stringMatching(/^[A-Za-z]{1,20}$/),
+            // Off is the default and is left out of the link.
+            bookkeeping: fc.constant(true),
           },
           { requiredKeys: ['followSelection'] },
         ),

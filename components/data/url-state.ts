@@ -1,6 +1,6 @@
 /**
  * The view lives in the URL so a copied link reopens exactly that view:
- * `?sel=<data-id>&at=<ISO or epoch ms>&speed=4&node=…&pod=…&kind=…&reason=…&all=1&source=demo`.
+ * `?sel=<data-id>&at=<ISO or epoch ms>&speed=4&node=…&pod=…&kind=…&reason=…&all=1&bk=1&source=demo`.
  * A link with `at` opens paused at that moment, not live. A demo link also carries the moment its
  * scripted world began (`demo=<epoch ms>`), so it replays the very same events.
  */
@@ -47,6 +47,7 @@ export function parseView(params: URLSearchParams): ViewState {
   if (pod) filter.pod = pod;
   if (isEventKind(kind)) filter.kind = kind;
   if (reason) filter.reason = reason;
+  if (params.get('bk') === '1') filter.bookkeeping = true;
   const view: ViewState = {
     speed: Number.isFinite(speed) && speed > 0 ? nearestSpeed(speed) : DEFAULT_SPEED,
     filter,
@@ -85,6 +86,7 @@ export function writeView(
   set('kind', view.filter.kind);
   set('reason', view.filter.reason);
   set('all', view.filter.followSelection ? undefined : '1');
+  set('bk', view.filter.bookkeeping ? '1' : undefined);
   set('source', isScripted(view.source) ? view.source : undefined);
   set(
     'demo',

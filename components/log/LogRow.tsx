@@ -1,11 +1,12 @@
 'use client';
 /** One event in the log. Memoised: while playing, only rows whose flags change re-render. */
-import { useTranslations } from 'next-intl';
+import { useLocale, useTranslations } from 'next-intl';
 import { memo } from 'react';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { RelativeTime } from '@/components/visual/RelativeTime';
 import { StateIcon } from '@/components/visual/StateIcon';
 import type { Row } from './describe';
+import { sayPhrases, type Phrase } from './phrases';
 
 export interface LogRowProps {
   event: TimelineEvent;
@@ -31,6 +32,8 @@ export const LogRow = memo(function LogRow({
   onPick,
 }: LogRowProps) {
   const t = useTranslations('ui.log');
+  const locale = useLocale();
+  const say = (phrases: readonly Phrase[]) => sayPhrases(phrases, t, locale);
   return (
     <li
       data-seq={e.seq}
@@ -54,9 +57,7 @@ export const LogRow = memo(function LogRow({
             {object}
           </span>
         )}
-        <span className="ps-log-change">
-          {row.change ?? (row.what ? t(`what.${row.what.key}`, row.what.values ?? {}) : e.type)}
-        </span>
+        <span className="ps-log-change">{row.change ?? (row.what ? say(row.what) : e.type)}</span>
         {row.reason ? <span className="ps-log-reason">{row.reason}</span> : null}
       </button>
     </li>

@@ -7,6 +7,9 @@ import type { TimelineEvent } from '@/lib/timeline/events';
 import { conditionTone, containerTone } from '@/components/data/entity';
 import type { Tone } from '@/components/visual/palette';
 import { eventContainer, eventPod, eventReason } from './filter';
+import { nodeUpdatePhrases, podPatchPhrases, type Phrase } from './phrases';
+
+const words = (...phrases: Phrase[]): Phrase[] => phrases;
 
 export interface Row {
   seq: number;
@@ -18,8 +21,10 @@ export interface Row {
   container?: string;
   /** The change in Kubernetes terms, when it has one. */
   change?: string;
-  /** A catalogue key (under ui.log.what) with params, when the change is in words. */
-  what?: { key: string; values?: Record<string, string> };
+  /** The change in words (catalogue keys under ui.log.what), when it has no Kubernetes notation. */
+  what?: Phrase[];
+  /** Only the timeline's bookkeeping (hidden from the log unless asked for). */
+  bookkeeping?: boolean;
   reason?: string;
   tone: Tone;
   /** The data-id of the entity to select when the row is clicked. */
@@ -63,12 +68,17 @@ export function describeEvent(e: TimelineEvent, podName: (uid: string) => string
   switch (e.kind) {
     case 'container':
       if (e.type === 'ContainerRemoved')
-        return { ...base, what: { key: 'containerRemoved' }, tone: 'unknown' };
+        return { ...base, what: words({ key: 'containerRemoved' }), tone: 'unknown' };
       return {
         ...base,
         ...(e.from && e.to
           ? { change: `${cap(e.from)} → ${cap(e.to)}` }
-          : { what: { key: 'statusChanged' } }),
+          : e.status
+            ? // Not a new state: readiness, the started flag or the restart count moved.
+              {
+                change: `ready=${String(e.status.ready)} started=${String(e.status.started ?? false)} restartCount=${e.status.restartCount}`,
+              }
+            : { what: words({ key: 'statusChanged' }) }),
         tone: containerTone(e.status),
       };
     case 'pod':
@@ -90,15 +100,15 @@ export function describeEvent(e: TimelineEvent, podName: (uid: string) => string
           };
         }
         case 'PodAdded':
-          return { ...base, what: { key: 'podAdded' }, tone: phaseTone(e.pod?.status.phase) };
-        case 'PodRemoved':
-          return { ...base, what: { key: 'podRemoved' }, tone: 'unknown' };
-        case 'PodUpdated':
           return {
             ...base,
-            what: { key: 'updated', values: { fields: Object.keys(e.patch ?? {}).join(', ') } },
-            tone: 'unknown',
+            what: words({ key: 'podAdded' }),
+            tone: phaseTone(e.pod?.status.phase),
           };
+        case 'PodRemoved':
+          return { ...base, what: words({ key: 'podRemoved' }), tone: 'unknown' };
+        case 'PodUpdated':
+          return { ...base, ...phrased(podPatchPhrases(e.patch ?? {}, e.t)) };
       }
       break;
     case 'node':
@@ -112,26 +122,22 @@ export function describeEvent(e: TimelineEvent, podName: (uid: string) => string
           };
         }
         case 'NodeAdded':
-          return { ...base, what: { key: 'nodeAdded' }, tone: 'ok' };
+          return { ...base, what: words({ key: 'nodeAdded' }), tone: 'ok' };
         case 'NodeRemoved':
-          return { ...base, what: { key: 'nodeRemoved' }, tone: 'unknown' };
+          return { ...base, what: words({ key: 'nodeRemoved' }), tone: 'unknown' };
         case 'NodeUpdated':
+          if (!e.health) return { ...base, ...phrased(nodeUpdatePhrases(e)) };
           return {
             ...base,
-            what: e.health
-              ? {
-                  key: e.health.connected ? 'nodeConnected' : 'nodeDisconnected',
-                  values: { error: e.health.lastError ?? '' },
-                }
-              : {
-                  key: 'updated',
-                  values: {
-                    fields: ['runtime', 'runtimeConditions', 'drift']
-                      .filter((k) => k in e)
-                      .join(', '),
-                  },
-                },
-            tone: e.health ? (e.health.connected ? 'ok' : 'failed') : 'unknown',
+            what: words(
+              e.health.connected
+                ? { key: 'nodeConnected' }
+                : e.health.lastError
+                  ? { key: 'nodeDisconnected', values: { error: e.health.lastError } }
+                  : // Added, not yet dialled.
+                    { key: 'nodeConnecting' },
+            ),
+            tone: e.health.connected ? 'ok' : e.health.lastError ? 'failed' : 'pending',
           };
       }
       break;
@@ -155,6 +161,15 @@ export function describeEvent(e: TimelineEvent, podName: (uid: string) => string
       return { ...base, change: e.message, tone: e.eventType === 'Warning' ? 'failed' : 'unknown' };
   }
   return { ...base, tone: 'unknown' };
+}
+
+/** An update's row parts: its phrases, and whether it is bookkeeping only. */
+function phrased(phrases: Phrase[]): Pick<Row, 'what' | 'bookkeeping' | 'tone'> {
+  return {
+    what: phrases.length > 0 ? phrases : words({ key: 'updated', bookkeeping: true }),
+    ...(phrases.every((p) => p.bookkeeping === true) ? { bookkeeping: true } : {}),
+    tone: phrases.find((p) => p.tone !== undefined)?.tone ?? 'unknown',
+  };
 }
 
 /** uid → `namespace/name` for every pod the buffer has seen (pods that are gone keep their name). */

@@ -1,10 +1,12 @@
 /**
  * Which events the log shows: filters by node, pod, kind and reason, and — while something is
  * selected — only the events about that entity and what it contains (a node's pods, a pod's
- * containers). The same predicate drives "previous / next event" in the timeline.
+ * containers). Bookkeeping updates stay out unless asked for. The same predicate drives
+ * "previous / next event" in the timeline.
  */
 import type { V1ContainerStatus } from '@kubernetes/client-node';
 import type { TimelineEvent } from '@/lib/timeline/events';
+import { isBookkeeping } from './phrases';
 
 export const EVENT_KINDS = ['container', 'pod', 'node', 'cri', 'k8s'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -17,6 +19,8 @@ export interface LogFilter {
   reason?: string;
   /** While something is selected, show only its events (on unless the user widens the log). */
   followSelection: boolean;
+  /** Also show the timeline's bookkeeping updates (off unless asked for). */
+  bookkeeping?: boolean;
 }
 
 export const EMPTY_FILTER: LogFilter = { followSelection: true };
@@ -94,6 +98,7 @@ export function matchesFilter(
   if (f.pod && eventPod(e) !== f.pod) return false;
   if (f.kind && e.kind !== f.kind) return false;
   if (f.reason && eventReason(e) !== f.reason) return false;
+  if (!f.bookkeeping && isBookkeeping(e)) return false;
   if (f.followSelection && selection && !eventAbout(e, selection.id, selection.layer)) return false;
   return true;
 }

@@ -3,6 +3,7 @@ import { reduceAll } from '@/lib/timeline/reducer';
 import { createDemoTimeline } from '@/components/data/fixtures/demo';
 import { describeEvent, podNameIndex } from './describe';
 import { eventAbout, eventReason, filterOptions, matchesFilter, EMPTY_FILTER } from './filter';
+import { isBookkeeping } from './phrases';
 
 const T0 = Date.UTC(2026, 10, 29, 9, 0, 0);
 const tl = createDemoTimeline({ start: T0, durationMs: 13 * 60_000 });
@@ -38,9 +39,23 @@ describe('event log filters', () => {
     );
     expect(pod.length).toBeGreaterThan(sel.length);
     const wide = tl.events.filter((e) =>
-      matchesFilter(e, { followSelection: false }, { id: apiId, layer: 'container' }),
+      matchesFilter(
+        e,
+        { followSelection: false, bookkeeping: true },
+        { id: apiId, layer: 'container' },
+      ),
     );
     expect(wide).toHaveLength(tl.events.length);
+  });
+
+  it('leaves bookkeeping out unless asked for, and steps over it too', () => {
+    const book = tl.events.filter(isBookkeeping);
+    expect(book.length).toBeGreaterThan(0);
+    // Bookkeeping is pod and node updates only, never a transition.
+    expect(book.every((e) => e.type === 'PodUpdated' || e.type === 'NodeUpdated')).toBe(true);
+    const shown = tl.events.filter((e) => matchesFilter(e, EMPTY_FILTER));
+    expect(shown).toHaveLength(tl.events.length - book.length);
+    expect(shown.some(isBookkeeping)).toBe(false);
   });
 
   it('offers the nodes and reasons present', () => {
