@@ -9,7 +9,13 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent }
 import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior } from 'd3';
 import { useCluster } from '@/components/data/ClusterProvider';
 import { CanvasScene } from './CanvasScene';
-import { detailAt, fitTransform, layoutCluster, type ClusterLayout } from './layout';
+import {
+  DEFAULT_MAX_FIT_ZOOM,
+  detailAt,
+  fitTransform,
+  layoutCluster,
+  type ClusterLayout,
+} from './layout';
 import { isNavKey, navigate } from './navigate';
 import { recentChanges } from './pulses';
 import { SvgScene } from './SvgScene';
@@ -28,7 +34,12 @@ interface Transform {
   k: number;
 }
 
-export function Diagram() {
+export function Diagram({
+  maxZoom = DEFAULT_MAX_FIT_ZOOM,
+}: {
+  /** The largest zoom fitting the cluster to the view may use (the reader can zoom further). */
+  maxZoom?: number;
+} = {}) {
   const t = useTranslations('ui.diagram');
   const { state, selection, actions, buffer, version, cursor, t: now, speed } = useCluster();
   const [box, size] = useElementSize<HTMLDivElement>();
@@ -60,7 +71,7 @@ export function Diagram() {
     [narrow, vp],
   );
   const tallHeight = narrow
-    ? Math.ceil(layout.height * fitTransform(layout, fitVp).k) + 32
+    ? Math.ceil(layout.height * fitTransform(layout, fitVp, 16, maxZoom).k) + 32
     : undefined;
   const mode = layout.podCount > CANVAS_THRESHOLD ? 'canvas' : 'svg';
   const detail = detailAt(transform.k);
@@ -100,14 +111,15 @@ export function Diagram() {
 
   const fit = useCallback(() => {
     userZoomed.current = false;
-    applyTransform(fitTransform(layout, fitVp));
-  }, [applyTransform, layout, fitVp]);
+    applyTransform(fitTransform(layout, fitVp, 16, maxZoom));
+  }, [applyTransform, layout, fitVp, maxZoom]);
 
   // Fit on first draw and whenever the cluster's outline or the viewport changes, unless the
   // user has zoomed themselves.
   useEffect(() => {
-    if (!userZoomed.current && size.width > 0) applyTransform(fitTransform(layout, fitVp));
-  }, [applyTransform, layout.width, layout.height, fitVp, size.width]); // eslint-disable-line react-hooks/exhaustive-deps
+    if (!userZoomed.current && size.width > 0)
+      applyTransform(fitTransform(layout, fitVp, 16, maxZoom));
+  }, [applyTransform, layout.width, layout.height, fitVp, size.width, maxZoom]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const zoomBy = (factor: number) => {
     const el = mode === 'svg' ? svgRef.current : canvasRef.current;

@@ -11,8 +11,6 @@ export const GEOMETRY = {
   pillMinW: 20,
   pillMaxW: 96,
   dividerW: 9,
-  /** Average advance of a 10 px UI font, for truncating labels without measuring text. */
-  charW: 5.9,
 } as const;
 
 export interface Box {

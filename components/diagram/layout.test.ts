@@ -142,6 +142,16 @@ describe('cluster layout', () => {
     expect(layoutAt(tl.end, phone).podCols).toBeLessThan(layout.podCols);
   });
 
+  it('blows a small cluster up no further than the fit allows', () => {
+    const one = { width: 200, height: 150 };
+    const vp = { width: 700, height: 500 };
+    expect(fitTransform(one, vp).k).toBe(1.25);
+    // A walkthrough's single node may be drawn larger, still inside the view.
+    const big = fitTransform(one, vp, 16, 4);
+    expect(big.k).toBeCloseTo((500 - 32) / 150, 6);
+    expect(one.width * big.k).toBeLessThanOrEqual(vp.width);
+  });
+
   it('chooses a grid that fits: scale is what the viewport allows', () => {
     const g = chooseGrid([4, 4, 4], { width: 1000, height: 1000 });
     expect(g.scale).toBeGreaterThan(0.5);

@@ -18,6 +18,7 @@ import {
 import type { Tone } from '@/components/visual/palette';
 import { GEOMETRY, type Box } from './geometry';
 import {
+  FONTS,
   layoutConditionPills,
   layoutPills,
   truncate,
@@ -28,6 +29,7 @@ import type { SlotBook } from './slots';
 
 export { GEOMETRY, type Box } from './geometry';
 export {
+  FONTS,
   NODE_CONDITIONS,
   layoutConditionPills,
   layoutPills,
@@ -45,7 +47,10 @@ export interface PodLayout extends Box {
   attention: boolean;
   /** Small round markers at the tile's top right, right to left. */
   badges: PodBadge[];
+  /** The name, cut by estimate to `labelMax` (the drawing refines it with the page's font). */
   label: string;
+  /** The room for the name between the state icon and the badges, in layout units. */
+  labelMax: number;
   pills: PillLayout[];
   /** x of the line between plain init containers and the rest, if both exist. */
   dividerX?: number;
@@ -116,6 +121,15 @@ export function chooseGrid(
 
 export const BADGE_STEP = 17;
 
+/**
+ * The name starts after the state icon (26) and gives way to the badges: the leftmost badge's
+ * circle starts 17 per badge from the right edge, and the name keeps 4 clear of it (8 of the
+ * edge without badges).
+ */
+export function podLabelMax(w: number, badges: number): number {
+  return w - 26 - (badges > 0 ? badges * BADGE_STEP + 4 : 8);
+}
+
 function podBadges(pod: PodView, attention: boolean): PodBadge[] {
   const out: PodBadge[] = [];
   if (attention) out.push('attention');
@@ -151,8 +165,8 @@ function layoutPod(pod: PodView, box: Box): PodLayout {
     tone: podTone(pod),
     attention,
     badges,
-    // The name gives way to the badges.
-    label: truncate(pod.name, box.w - 32 - badges.length * BADGE_STEP),
+    label: truncate(pod.name, podLabelMax(box.w, badges.length), FONTS.pod),
+    labelMax: podLabelMax(box.w, badges.length),
     ...layoutPills(pod, box),
   };
 }
@@ -241,17 +255,21 @@ export function detailAt(scale: number): Detail {
 }
 
 /** The transform that fits the layout in the viewport: centred across, from the top down. */
+/** The console never blows a small cluster up beyond this: big tiles read as a different thing. */
+export const DEFAULT_MAX_FIT_ZOOM = 1.25;
+
 export function fitTransform(
   layout: Pick<ClusterLayout, 'width' | 'height'>,
   vp: Viewport,
   margin = 16,
+  /** The largest zoom a fit may use (a walkthrough's single node can be drawn larger). */
+  maxZoom = DEFAULT_MAX_FIT_ZOOM,
 ): { x: number; y: number; k: number } {
   if (layout.width <= 0 || layout.height <= 0) return { x: margin, y: margin, k: 1 };
-  // Never blow a small cluster up beyond 1.25×: big tiles read as a different kind of thing.
   const k = Math.min(
     (vp.width - 2 * margin) / layout.width,
     (vp.height - 2 * margin) / layout.height,
-    1.25,
+    maxZoom,
   );
   return { k, x: (vp.width - layout.width * k) / 2, y: margin };
 }

@@ -15,6 +15,7 @@ import {
 } from '@/components/data/entity';
 import type { Tone } from '@/components/visual/palette';
 import { GEOMETRY, type Box } from './geometry';
+import { estimateWidth, fitText, type FontSpec } from './text-fit';
 
 /** Node condition types in the order their pills are drawn. */
 export const NODE_CONDITIONS = [
@@ -34,8 +35,12 @@ export interface PillLayout extends Box {
   state: 'waiting' | 'running' | 'terminated';
   reason: string | undefined;
   tone: Tone;
-  /** What fits inside the pill after the icon ('' = icon only). */
+  /** What the pill says: the name, and the restart count when it has restarted. */
+  text: string;
+  /** What fits inside the pill after the icon ('' = icon only), by estimate. */
   label: string;
+  /** The room for the label, in layout units. */
+  labelMax: number;
 }
 
 export interface ConditionPill extends Box {
@@ -96,11 +101,15 @@ export function layoutConditionPills(
   return out;
 }
 
-export const truncate = (text: string, width: number): string => {
-  const fit = Math.floor(width / GEOMETRY.charW);
-  if (fit <= 1) return '';
-  return text.length <= fit ? text : `${text.slice(0, Math.max(1, fit - 1))}…`;
-};
+/** The fonts of the labels drawn inside the diagram (diagram.css, paint.ts). */
+export const FONTS = {
+  pod: { px: 11, bold: true },
+  container: { px: 10 },
+} as const satisfies Record<string, FontSpec>;
+
+/** `text` cut to `width` by estimate (the drawing refines it with the page's font). */
+export const truncate = (text: string, width: number, font: FontSpec = FONTS.container): string =>
+  fitText(text, width, (s) => estimateWidth(s, font.px, font.bold));
 
 export interface PodPills {
   pills: PillLayout[];
@@ -109,6 +118,9 @@ export interface PodPills {
   /** Containers that did not fit. */
   hidden: number;
 }
+
+/** The label starts after the icon (19) and keeps clear of the pill's right end (1). */
+const PILL_LABEL_INSET = 20;
 
 export function layoutPills(pod: PodView, box: Box): PodPills {
   const g = GEOMETRY;
@@ -158,7 +170,9 @@ export function layoutPills(pod: PodView, box: Box): PodPills {
       state: containerState(c.status),
       reason: containerReason(c.status),
       tone: containerTone(c.status),
-      label: truncate(text, w - 18),
+      text,
+      label: truncate(text, w - PILL_LABEL_INSET),
+      labelMax: w - PILL_LABEL_INSET,
       x,
       y,
       w,

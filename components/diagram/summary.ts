@@ -30,8 +30,9 @@ export function summaryLayout(
   // floor, when many nodes share the screen.
   const f = Math.min(1, Math.max(0.55, (onScreenW - 12) / 110));
   const s = f / Math.max(k, 1e-6);
-  const w = node.w / s - 2 * PAD;
-  const h = node.h / s - 2 * PAD;
+  // A card smaller on screen than its padding (mid-resize, or zoomed far out) has no room at all.
+  const w = Math.max(0, node.w / s - 2 * PAD);
+  const h = Math.max(0, node.h / s - 2 * PAD);
   const total = TONES.reduce((n, t) => n + node.counts[t], 0);
   const conditionsY = unhealthyConditions > 0 ? 31 : undefined;
   const barY = unhealthyConditions > 0 ? 38 : 22;

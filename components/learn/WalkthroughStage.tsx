@@ -236,7 +236,7 @@ export function WalkthroughStage({
       </aside>
       <main className="ps-stage" aria-label={t('diagramTitle')}>
         <Legend />
-        <Diagram />
+        <Diagram maxZoom={2} />
       </main>
       <div id="ps-panel" className="ps-side">
         {selection ? <EntityPanel /> : <p className="ps-learn-panel-hint">{t('panelHint')}</p>}

@@ -2,7 +2,8 @@
 import { useTranslations } from 'next-intl';
 import { StateGlyph } from '@/components/visual/StateIcon';
 import { TONE_COLOR } from '@/components/visual/palette';
-import type { PillLayout } from '../layout';
+import { FONTS, type PillLayout } from '../layout';
+import { fitText, pageMeasure } from '../text-fit';
 import { itemProps, type SceneContext } from './scene';
 
 export function ContainerPill({ pill, ctx }: { pill: PillLayout; ctx: SceneContext }) {
@@ -16,6 +17,8 @@ export function ContainerPill({ pill, ctx }: { pill: PillLayout; ctx: SceneConte
   });
   const color = TONE_COLOR[pill.tone];
   const selected = ctx.selected === pill.id;
+  const text =
+    ctx.detail === 'full' ? fitText(pill.text, pill.labelMax, pageMeasure(FONTS.container)) : '';
   return (
     <g
       className={`ps-container ps-tone-${pill.tone}${selected ? ' is-selected' : ''}${ctx.related.has(pill.id) ? ' is-related' : ''}`}
@@ -48,9 +51,9 @@ export function ContainerPill({ pill, ctx }: { pill: PillLayout; ctx: SceneConte
         />
       ) : null}
       <StateGlyph tone={pill.tone} x={pill.x + 4} y={pill.y + 3} size={12} />
-      {ctx.detail === 'full' && pill.label ? (
+      {text ? (
         <text className="ps-container-label" x={pill.x + 19} y={pill.y + 12.6}>
-          {pill.label}
+          {text}
         </text>
       ) : null}
       {pill.sidecar ? (

@@ -75,7 +75,12 @@ export function NodeCard({ node, ctx }: { node: NodeLayout; ctx: SceneContext })
           {/* The runtime goes on the pills row, right-aligned, only where the pills leave room for it
               (the name row belongs to the node name; the panel always shows the runtime). */}
           {metaFits(node, disconnected ? t('disconnected') : runtime) ? (
-            <text className="ps-node-meta" x={node.x + node.w - 10} y={metaY(node)} textAnchor="end">
+            <text
+              className="ps-node-meta"
+              x={node.x + node.w - 10}
+              y={metaY(node)}
+              textAnchor="end"
+            >
               {disconnected ? t('disconnected') : runtime}
             </text>
           ) : null}

@@ -2,7 +2,8 @@
 import { useTranslations } from 'next-intl';
 import { StateGlyph } from '@/components/visual/StateIcon';
 import { TONE_COLOR } from '@/components/visual/palette';
-import { BADGE_STEP, type PodBadge, type PodLayout } from '../layout';
+import { BADGE_STEP, FONTS, type PodBadge, type PodLayout } from '../layout';
+import { fitText, pageMeasure } from '../text-fit';
 import { ContainerPill } from './ContainerPill';
 import { itemProps, type SceneContext } from './scene';
 
@@ -18,6 +19,9 @@ export function PodTile({ pod, ctx }: { pod: PodLayout; ctx: SceneContext }) {
   });
   const color = TONE_COLOR[pod.tone];
   const selected = ctx.selected === pod.id;
+  // Cut to the room left by the badges, measured in the page's own font; the full name is in
+  // the title and the accessible name.
+  const name = fitText(p.name, pod.labelMax, pageMeasure(FONTS.pod));
   const badgeText: Record<PodBadge, string> = {
     attention: '!',
     drift: '≠',
@@ -66,7 +70,7 @@ export function PodTile({ pod, ctx }: { pod: PodLayout; ctx: SceneContext }) {
       />
       <StateGlyph tone={pod.tone} x={pod.x + 9} y={pod.y + 8} size={12} />
       <text className="ps-pod-label" x={pod.x + 26} y={pod.y + 18}>
-        {pod.label}
+        {name}
       </text>
       {pod.badges.map((b, i) => (
         <g key={b} className={`ps-badge ps-badge-${b}`}>
