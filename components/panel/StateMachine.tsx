@@ -8,11 +8,23 @@
 import { useTranslations } from 'next-intl';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { StateGlyph } from '@/components/visual/StateIcon';
-import { TONE_COLOR } from '@/components/visual/palette';
+import { TONE_COLOR, type Tone } from '@/components/visual/palette';
 import { layoutMachine } from './machine-layout';
 import type { Machine } from './machines';
 import { useWhy } from './WhyText';
 import type { Transition } from './transitions';
+
+/**
+ * Text and icons on a filled current state: dark where white would not reach 4.5:1 on the
+ * palette colour (green, orange, grey, vermillion), white on blue.
+ */
+const ON_TONE: Record<Tone, string> = {
+  ok: '#111',
+  pending: '#111',
+  done: '#fff',
+  failed: '#111',
+  unknown: '#111',
+};
 
 const W = 320;
 const H = 140;
@@ -131,9 +143,14 @@ export function StateMachine({
                 x={s.cx - s.w / 2 + 9}
                 y={s.cy - 6}
                 size={12}
-                color={isCurrent ? '#fff' : undefined}
+                color={isCurrent ? ON_TONE[tone] : undefined}
               />
-              <text x={s.cx + 8} y={s.cy + 4.5} textAnchor="middle">
+              <text
+                x={s.cx + 8}
+                y={s.cy + 4.5}
+                textAnchor="middle"
+                style={isCurrent ? { fill: ON_TONE[tone] } : undefined}
+              >
                 {stateLabel(s.id)}
               </text>
             </g>

@@ -2,6 +2,7 @@
 import { useTranslations } from 'next-intl';
 import { useCluster } from '@/components/data/ClusterProvider';
 import { IncidentBar } from '@/components/incident/IncidentBar';
+import { Link } from '@/i18n/navigation';
 import { LanguageSwitcher } from './LanguageSwitcher';
 
 export function Header() {
@@ -36,6 +37,12 @@ export function Header() {
           {statusText}
         </span>
         <span className="ps-counts">{t('header.counts', { nodes, pods })}</span>
+        <Link href="/learn" className="ps-header-link" title={t('header.learnHint')}>
+          <svg className="ps-icon" viewBox="0 0 16 16" width={14} height={14} aria-hidden="true">
+            <path d="M1.5 3.5c2.2-.9 4.4-.9 6.5.6 2.1-1.5 4.3-1.5 6.5-.6v9c-2.2-.9-4.4-.9-6.5.6-2.1-1.5-4.3-1.5-6.5-.6zM8 4.1v9" />
+          </svg>
+          {t('header.learn')}
+        </Link>
         <LanguageSwitcher />
       </div>
     </header>
