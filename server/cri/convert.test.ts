@@ -346,3 +346,31 @@ describe('conversion of arbitrary records', () => {
     );
   });
 });
+
+describe('bounds on what a runtime sends', () => {
+  it('caps names, ids, messages and maps', async () => {
+    const { toInspectedContainer, toRuntimeSandbox, CRI_TEXT_LIMITS } = await import('./convert');
+    const huge = 'x'.repeat(100_000);
+    const sandbox = toRuntimeSandbox({
+      id: huge,
+      metadata: { name: huge, namespace: huge, uid: huge, attempt: 0 },
+      labels: Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, 'v'])),
+      annotations: { [huge]: 'dropped', ok: 'kept' },
+    } as never);
+    expect(sandbox.name.length).toBe(CRI_TEXT_LIMITS.name);
+    expect(sandbox.uid.length).toBe(CRI_TEXT_LIMITS.id);
+    expect(Object.keys(sandbox.labels)).toHaveLength(CRI_TEXT_LIMITS.entries);
+    expect(sandbox.annotations).toEqual({ ok: 'kept' });
+    const c = toInspectedContainer({
+      id: 'c',
+      state: 'CONTAINER_EXITED',
+      message: huge,
+      reason: huge,
+      metadata: { name: huge },
+    } as never);
+    expect(c.message?.length).toBe(CRI_TEXT_LIMITS.message);
+    expect(c.message?.endsWith('…')).toBe(true);
+    expect(c.reason?.length).toBe(CRI_TEXT_LIMITS.short);
+    expect(c.name.length).toBe(CRI_TEXT_LIMITS.name);
+  });
+});

@@ -72,6 +72,29 @@ function str(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }
 
+/**
+ * Bounds for what a runtime sends: the CRI is untrusted input. Names cap at a DNS subdomain's
+ * 253, ids at 256, reasons and image references at 1 KiB, messages at 32 KiB (the limits the
+ * timeline file format enforces too, so anything recorded can be exported and imported again).
+ */
+export const CRI_TEXT_LIMITS = {
+  name: 253,
+  id: 256,
+  short: 1024,
+  message: 32_768,
+  key: 512,
+  value: 256 * 1024,
+  entries: 1000,
+} as const;
+
+function bounded(v: unknown, max: number): string {
+  const s = str(v);
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+const name = (v: unknown) => bounded(v, CRI_TEXT_LIMITS.name);
+const id = (v: unknown) => bounded(v, CRI_TEXT_LIMITS.id);
+const short = (v: unknown) => bounded(v, CRI_TEXT_LIMITS.short);
+
 function bool(v: unknown): boolean {
   return v === true;
 }
@@ -87,7 +110,14 @@ function strings(v: unknown): string[] {
 /** A map<string,string> field, copied; non-string values dropped. */
 export function stringMap(v: unknown): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(obj(v)).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    Object.entries(obj(v))
+      .filter(
+        (e): e is [string, string] =>
+          typeof e[1] === 'string' &&
+          e[0].length <= CRI_TEXT_LIMITS.key &&
+          e[1].length <= CRI_TEXT_LIMITS.value,
+      )
+      .slice(0, CRI_TEXT_LIMITS.entries),
   );
 }
 
@@ -204,19 +234,19 @@ export function toEventKind(v: unknown): ContainerEventKind {
 export function toRuntimeInfo(r: VersionResponse__Output): RuntimeInfo {
   const o = obj(r);
   return {
-    name: str(o.runtime_name),
-    version: str(o.runtime_version),
-    apiVersion: str(o.runtime_api_version),
+    name: short(o.runtime_name),
+    version: short(o.runtime_version),
+    apiVersion: short(o.runtime_api_version),
   };
 }
 
 export function toRuntimeCondition(c: unknown): RuntimeCondition {
   const o = obj(c);
   return {
-    type: str(o.type),
+    type: short(o.type),
     status: bool(o.status),
-    reason: str(o.reason),
-    message: str(o.message),
+    reason: short(o.reason),
+    message: bounded(o.message, CRI_TEXT_LIMITS.message),
   };
 }
 
@@ -282,10 +312,10 @@ export function toRuntimeStatus(r: StatusResponse__Output): RuntimeStatusInfo {
 function sandboxBase(o: Obj, labelsField: unknown, annotationsField: unknown) {
   const meta = obj(o.metadata);
   const sandbox: RuntimeSandbox = {
-    id: str(o.id),
-    name: str(meta.name),
-    namespace: str(meta.namespace),
-    uid: str(meta.uid),
+    id: id(o.id),
+    name: name(meta.name),
+    namespace: name(meta.namespace),
+    uid: id(meta.uid),
     attempt: toNumber(meta.attempt),
     state: toSandboxState(o.state),
     createdAt: nsToMs(o.created_at),
@@ -293,7 +323,7 @@ function sandboxBase(o: Obj, labelsField: unknown, annotationsField: unknown) {
     annotations: stringMap(annotationsField),
     inspected: false,
   };
-  const handler = str(o.runtime_handler);
+  const handler = short(o.runtime_handler);
   if (handler !== '') sandbox.runtimeHandler = handler;
   return sandbox;
 }
@@ -311,9 +341,10 @@ export function toInspectedSandbox(s: PodSandboxStatus__Output): RuntimeSandbox 
   sandbox.inspected = true;
   const network = obj(o.network);
   sandbox.network = {
-    ip: str(network.ip),
+    ip: short(network.ip),
     additionalIps: list(network.additional_ips)
-      .map((ip) => str(obj(ip).ip))
+      .slice(0, 16)
+      .map((ip) => short(obj(ip).ip))
       .filter((ip) => ip !== ''),
   };
   const mode = toNamespaceMode(obj(obj(obj(o.linux).namespaces).options).network);
@@ -341,7 +372,7 @@ export function toSandboxStatusResult(r: PodSandboxStatusResponse__Output): Sand
 // ---------------------------------------------------------------------------------------------
 
 function containerName(labels: Readonly<Record<string, string>>, meta: Obj): string {
-  return labels[LABELS.containerName] ?? str(meta.name);
+  return name(labels[LABELS.containerName] ?? meta.name);
 }
 
 /** ListContainers item: state and creation time only, not yet inspected. */
@@ -351,20 +382,20 @@ export function toRuntimeContainer(c: Container__Output): RuntimeContainer {
   const labels = stringMap(o.labels);
   const annotations = stringMap(o.annotations);
   const container: RuntimeContainer = {
-    id: str(o.id),
-    sandboxId: str(o.pod_sandbox_id),
+    id: id(o.id),
+    sandboxId: id(o.pod_sandbox_id),
     name: containerName(labels, meta),
     attempt: toNumber(meta.attempt),
     state: toContainerState(o.state),
     createdAt: nsToMs(o.created_at),
-    image: str(obj(o.image).image),
-    imageRef: str(o.image_ref),
+    image: short(obj(o.image).image),
+    imageRef: short(o.image_ref),
     restartCount: parseRestartCount(annotations),
     labels,
     annotations,
     inspected: false,
   };
-  const imageId = str(o.image_id);
+  const imageId = short(o.image_id);
   if (imageId !== '') container.imageId = imageId;
   return container;
 }
@@ -380,14 +411,14 @@ export function toInspectedContainer(s: ContainerStatus__Output, sandboxId = '')
   const annotations = stringMap(o.annotations);
   const state = toContainerState(o.state);
   const container: RuntimeContainer = {
-    id: str(o.id),
+    id: id(o.id),
     sandboxId,
     name: containerName(labels, meta),
     attempt: toNumber(meta.attempt),
     state,
     createdAt: nsToMs(o.created_at),
-    image: str(obj(o.image).image),
-    imageRef: str(o.image_ref),
+    image: short(obj(o.image).image),
+    imageRef: short(o.image_ref),
     restartCount: parseRestartCount(annotations),
     labels,
     annotations,
@@ -402,11 +433,11 @@ export function toInspectedContainer(s: ContainerStatus__Output, sandboxId = '')
   }
   // The runtime's reason can matter before exit too (containerd: OOMKilled while still
   // running when only a child process was killed); the kubelet reads it once exited.
-  const reason = str(o.reason);
+  const reason = short(o.reason);
   if (reason !== '') container.reason = reason;
-  const message = str(o.message);
+  const message = bounded(o.message, CRI_TEXT_LIMITS.message);
   if (message !== '') container.message = message;
-  const imageId = str(o.image_id);
+  const imageId = short(o.image_id);
   if (imageId !== '') container.imageId = imageId;
   return container;
 }
@@ -432,7 +463,7 @@ export function toContainerStatusDetail(
 export function toContainerEvent(e: ContainerEventResponse__Output): RuntimeContainerEvent {
   const o = obj(e);
   const event: RuntimeContainerEvent = {
-    containerId: str(o.container_id),
+    containerId: id(o.container_id),
     kind: toEventKind(o.container_event_type),
     createdAt: nsToMs(o.created_at),
     containers: [],
