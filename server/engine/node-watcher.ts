@@ -220,6 +220,9 @@ export class NodeWatcher {
       }
     } catch (err) {
       this.lastError = message(err);
+      // Not connected until a relist succeeds again; the next one re-reads Version (a restarted
+      // runtime may have been upgraded).
+      this.connected = false;
       const first = !this.failing;
       this.failing = true;
       this.sink.relistFailed(this.name, this.clock.now(), asError(err), first);
