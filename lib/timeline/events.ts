@@ -131,7 +131,13 @@ export interface K8sEvent extends EventBase {
   reason: string;
   message: string;
   eventType: 'Normal' | 'Warning';
-  involvedObject: { kind: string; name: string; namespace?: string; uid?: string; fieldPath?: string };
+  involvedObject: {
+    kind: string;
+    name: string;
+    namespace?: string;
+    uid?: string;
+    fieldPath?: string;
+  };
   /** How many times the reporter has seen it (deduplicated by the event recorder). */
   count: number;
   firstTimestamp?: number;
@@ -148,7 +154,11 @@ export type DerivedEvent = ContainerEvent | PodEvent | NodeEvent;
 export type TimelineEvent = CriEvent | DerivedEvent | K8sEvent;
 
 /** An event before the store has given it a seq. */
-export type UnsequencedEvent = TimelineEvent extends infer E ? (E extends TimelineEvent ? Omit<E, 'seq'> : never) : never;
+export type UnsequencedEvent = TimelineEvent extends infer E
+  ? E extends TimelineEvent
+    ? Omit<E, 'seq'>
+    : never
+  : never;
 
 export const isDerived = (e: TimelineEvent): e is DerivedEvent =>
   e.kind === 'container' || e.kind === 'pod' || e.kind === 'node';

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { EventBus } from './bus';
 
-const ev = (seq: number): TimelineEvent => ({ seq, t: seq, node: 'n', kind: 'cri', type: 'RelistFailed', source: 'relist' });
+const ev = (seq: number): TimelineEvent => ({
+  seq,
+  t: seq,
+  node: 'n',
+  kind: 'cri',
+  type: 'RelistFailed',
+  source: 'relist',
+});
 
 describe('EventBus', () => {
   it('delivers batches in order to each subscriber', async () => {

@@ -20,7 +20,10 @@ export function criRuntime(endpoint: string, options: CriClientOptions = {}): Ru
   };
 }
 
-async function* notices(client: CriClient, signal: AbortSignal): AsyncGenerator<ContainerEventNotice> {
+async function* notices(
+  client: CriClient,
+  signal: AbortSignal,
+): AsyncGenerator<ContainerEventNotice> {
   for await (const e of client.getContainerEvents(signal)) {
     if (e.kind === 'unknown') continue;
     yield {

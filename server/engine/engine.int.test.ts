@@ -48,7 +48,12 @@ async function rig(over: Partial<EngineTimings> = {}): Promise<Rig> {
   const clock = createClock({ mode: 'manual' });
   const sim = await startSimNode({ name: 'node-a', clock, eventsMode: 'unimplemented' });
   const client = new CriClient(sim.endpoint);
-  const driver = new Driver({ client, node: 'node-a', clock: fromSimClock(clock), uidSeed: 'test' });
+  const driver = new Driver({
+    client,
+    node: 'node-a',
+    clock: fromSimClock(clock),
+    uidSeed: 'test',
+  });
   const store = openStore({ path: ':memory:' });
   const engine = new Engine({
     store: engineStore(store),
@@ -78,9 +83,16 @@ async function rig(over: Partial<EngineTimings> = {}): Promise<Rig> {
   return { clock, sim, driver, client, store, engine, watcher, run };
 }
 
-const pod = (name: string, command: string[], restartPolicy: 'Always' | 'Never' | 'OnFailure' = 'Always'): V1Pod => ({
+const pod = (
+  name: string,
+  command: string[],
+  restartPolicy: 'Always' | 'Never' | 'OnFailure' = 'Always',
+): V1Pod => ({
   metadata: { name, namespace: 'test' },
-  spec: { restartPolicy, containers: [{ name: 'app', image: 'podscope.local/busybox:1', command }] },
+  spec: {
+    restartPolicy,
+    containers: [{ name: 'app', image: 'podscope.local/busybox:1', command }],
+  },
 });
 
 const recorded = (store: TimelineStore): TimelineEvent[] => store.range({ limit: 50_000 });
@@ -95,8 +107,13 @@ describe('engine over a simulated node', () => {
     const events = recorded(r.store);
     const mine = events.filter((e) => ('podUid' in e ? e.podUid === uid : false));
     const states = mine
-      .filter((e): e is ContainerEvent => e.kind === 'container' && e.type === 'ContainerStateChanged')
-      .map((e) => `${e.to}:${e.status?.state?.waiting?.reason ?? e.status?.state?.terminated?.reason ?? ''}`);
+      .filter(
+        (e): e is ContainerEvent => e.kind === 'container' && e.type === 'ContainerStateChanged',
+      )
+      .map(
+        (e) =>
+          `${e.to}:${e.status?.state?.waiting?.reason ?? e.status?.state?.terminated?.reason ?? ''}`,
+      );
     const running = states.indexOf('running:');
     const terminated = states.indexOf('terminated:Error', running);
     const backoff = states.indexOf('waiting:CrashLoopBackOff', terminated);
@@ -120,7 +137,9 @@ describe('engine over a simulated node', () => {
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
 
     // The pod stays Running throughout (restartPolicy Always), as the kubelet keeps it.
-    const phases = mine.filter((e): e is PodEvent => e.kind === 'pod' && e.type === 'PodPhaseChanged').map((e) => e.phase);
+    const phases = mine
+      .filter((e): e is PodEvent => e.kind === 'pod' && e.type === 'PodPhaseChanged')
+      .map((e) => e.phase);
     expect(phases.at(-1)).toBe('Running');
     expect(phases).not.toContain('Succeeded');
     expect(phases).not.toContain('Failed');
@@ -143,7 +162,8 @@ describe('engine over a simulated node', () => {
     const r = await rig({ nodeMonitorGraceMs: 5_000 });
     await r.driver.apply(pod('web', ['sleep', 'infinity']));
     await r.run(3_000);
-    const ready = () => r.engine.snapshot().nodes['node-a']?.conditions.find((c) => c.type === 'Ready')?.status;
+    const ready = () =>
+      r.engine.snapshot().nodes['node-a']?.conditions.find((c) => c.type === 'Ready')?.status;
     expect(ready()).toBe('True');
 
     await r.sim.setListener('down');
@@ -151,7 +171,9 @@ describe('engine over a simulated node', () => {
     expect(ready()).toBe('True'); // inside the grace period the last report stands
     await r.run(4_000);
     expect(ready()).toBe('Unknown');
-    const web = Object.values(r.engine.snapshot().nodes['node-a']?.pods ?? {}).find((p) => p.name === 'web');
+    const web = Object.values(r.engine.snapshot().nodes['node-a']?.pods ?? {}).find(
+      (p) => p.name === 'web',
+    );
     expect(web?.status.conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
     expect(web?.evictionDueAt).toBeGreaterThan(r.clock.now());
     expect(recorded(r.store).some((e) => e.kind === 'cri' && e.type === 'RelistFailed')).toBe(true);
@@ -164,8 +186,12 @@ describe('engine over a simulated node', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(ready()).toBe('True');
-    expect(recorded(r.store).some((e) => e.kind === 'cri' && e.type === 'RelistRecovered')).toBe(true);
-    const again = Object.values(r.engine.snapshot().nodes['node-a']?.pods ?? {}).find((p) => p.name === 'web');
+    expect(recorded(r.store).some((e) => e.kind === 'cri' && e.type === 'RelistRecovered')).toBe(
+      true,
+    );
+    const again = Object.values(r.engine.snapshot().nodes['node-a']?.pods ?? {}).find(
+      (p) => p.name === 'web',
+    );
     expect(again?.evictionDueAt).toBeUndefined();
   }, 60_000);
 

@@ -20,10 +20,21 @@ import {
   type NodeReadiness,
   type NodeTimings,
 } from '@/lib/kubelet';
-import type { NodeResources, RuntimeCondition, RuntimeInfo, RuntimePodStatus } from '@/lib/kubelet/runtime';
+import type {
+  NodeResources,
+  RuntimeCondition,
+  RuntimeInfo,
+  RuntimePodStatus,
+} from '@/lib/kubelet/runtime';
 import type { CriEvent, TimelineEvent, UnsequencedEvent } from '@/lib/timeline/events';
 import { reduce, reduceAll } from '@/lib/timeline/reducer';
-import { emptyState, own, type ClusterState, type NodeView, type PodView } from '@/lib/timeline/state';
+import {
+  emptyState,
+  own,
+  type ClusterState,
+  type NodeView,
+  type PodView,
+} from '@/lib/timeline/state';
 import type { EngineApi, Health, NodeSummary, RangeQuery } from './api';
 import { EventBus, type Subscription } from './bus';
 import { ClockOffset, describeOffset, shiftPodTimes } from './clock-offset';
@@ -231,8 +242,20 @@ export class Engine implements EngineApi {
       nodes[name] = last === undefined ? null : now - last;
     }
     // The server is healthy while it serves; stale nodes are reported, not fatal (they are the news).
-    if (this.nodesByName.size > 0 && Object.values(nodes).every((v) => v === null) && now - this.startedAt > this.timings.plegRelistThresholdMs) ok = false;
-    return { ok, nodes, seq: this.committed.seq, subscribers: this.bus.size, startedAt: this.startedAt, ...(this.storeError ? { storeError: this.storeError } : {}) };
+    if (
+      this.nodesByName.size > 0 &&
+      Object.values(nodes).every((v) => v === null) &&
+      now - this.startedAt > this.timings.plegRelistThresholdMs
+    )
+      ok = false;
+    return {
+      ok,
+      nodes,
+      seq: this.committed.seq,
+      subscribers: this.bus.size,
+      startedAt: this.startedAt,
+      ...(this.storeError ? { storeError: this.storeError } : {}),
+    };
   }
 
   metrics(): string {
@@ -244,7 +267,14 @@ export class Engine implements EngineApi {
   /** Adds a node and starts watching it. Returns the watcher (tests drive relist() directly). */
   addNode(name: string, endpoint: string, lab = false, autostart = true): NodeWatcher {
     if (this.nodesByName.has(name)) throw new Error(`node ${name} is already watched`);
-    const watcher = new NodeWatcher(name, this.options.dial(endpoint), this.sink, this.clock, this.options.timings, lab);
+    const watcher = new NodeWatcher(
+      name,
+      this.options.dial(endpoint),
+      this.sink,
+      this.clock,
+      this.options.timings,
+      lab,
+    );
     this.nodesByName.set(name, {
       watcher,
       endpoint,
@@ -263,7 +293,10 @@ export class Engine implements EngineApi {
         node: name,
         t: this.clock.now(),
         endpoint,
-        health: { connected: false, ...(existing?.health.lastRelistAt ? { lastRelistAt: existing.health.lastRelistAt } : {}) },
+        health: {
+          connected: false,
+          ...(existing?.health.lastRelistAt ? { lastRelistAt: existing.health.lastRelistAt } : {}),
+        },
       },
     ]);
     if (autostart) watcher.start();
@@ -276,8 +309,11 @@ export class Engine implements EngineApi {
     statusRead: (node, at, status, error) => this.onStatus(node, at, status, error),
     connected: (node, info) => this.onConnected(node, info),
     modeChanged: (node, mode, reason) => {
-      if (mode === 'polling') this.instruments.eventStreamFallbacks.inc({ node, reason: reason.split(':')[0] ?? reason });
-      this.log(`${node}: ${mode === 'events' ? 'using GetContainerEvents' : 'polling'} (${reason})`);
+      if (mode === 'polling')
+        this.instruments.eventStreamFallbacks.inc({ node, reason: reason.split(':')[0] ?? reason });
+      this.log(
+        `${node}: ${mode === 'events' ? 'using GetContainerEvents' : 'polling'} (${reason})`,
+      );
     },
     skippedTick: (node) => this.instruments.skippedTicks.inc({ node }),
     inspectFailed: (node, id, error) => {
@@ -293,7 +329,12 @@ export class Engine implements EngineApi {
     this.record([{ kind: 'node', type: 'NodeUpdated', node, t: this.clock.now(), runtime: info }]);
   }
 
-  private onStatus(node: string, at: number, status: RuntimeStatusReport | undefined, error?: Error): void {
+  private onStatus(
+    node: string,
+    at: number,
+    status: RuntimeStatusReport | undefined,
+    error?: Error,
+  ): void {
     const n = this.nodesByName.get(node);
     if (!n) return;
     if (status) {
@@ -304,7 +345,14 @@ export class Engine implements EngineApi {
       if (status.conditions.some((c) => c.type === 'RuntimeReady' && c.status)) n.lastStatusAt = at;
       if (changed) {
         const events: UnsequencedEvent[] = [
-          { kind: 'cri', type: 'RuntimeConditionChanged', source: 'relist', node, t: at, detail: conditionDetail(status.conditions) },
+          {
+            kind: 'cri',
+            type: 'RuntimeConditionChanged',
+            source: 'relist',
+            node,
+            t: at,
+            detail: conditionDetail(status.conditions),
+          },
           { kind: 'node', type: 'NodeUpdated', node, t: at, runtimeConditions: status.conditions },
         ];
         this.record(events);
@@ -320,7 +368,14 @@ export class Engine implements EngineApi {
     const events: UnsequencedEvent[] = [];
     const view = own(this.working.nodes, node);
     if (first) {
-      events.push({ kind: 'cri', type: 'RelistFailed', source: 'relist', node, t: at, detail: { error: error.message.slice(0, 500) } });
+      events.push({
+        kind: 'cri',
+        type: 'RelistFailed',
+        source: 'relist',
+        node,
+        t: at,
+        detail: { error: error.message.slice(0, 500) },
+      });
       this.log(`${node}: relist failed: ${error.message}`);
     }
     if (view && (view.health.connected || first)) {
@@ -329,7 +384,12 @@ export class Engine implements EngineApi {
         type: 'NodeUpdated',
         node,
         t: at,
-        health: { ...view.health, connected: false, lastError: error.message.slice(0, 500), lastErrorAt: at },
+        health: {
+          ...view.health,
+          connected: false,
+          lastError: error.message.slice(0, 500),
+          lastErrorAt: at,
+        },
       });
     }
     this.record(events);
@@ -347,7 +407,9 @@ export class Engine implements EngineApi {
     // 1. What changed on the wire, sequenced first so derived events can name their cause.
     const cri: CriEvent[] = [];
     if (view && !view.health.connected && view.health.lastError) {
-      cri.push(this.sequence({ kind: 'cri', type: 'RelistRecovered', source: 'relist', node: o.node, t }));
+      cri.push(
+        this.sequence({ kind: 'cri', type: 'RelistRecovered', source: 'relist', node: o.node, t }),
+      );
     }
     const podCause = new Map<string, number>();
     const containerCause = new Map<string, Map<string, number>>();
@@ -357,7 +419,7 @@ export class Engine implements EngineApi {
       if (!podCause.has(tr.podUid)) podCause.set(tr.podUid, e.seq);
       if (tr.container) {
         let m = containerCause.get(tr.podUid);
-        if (!m) containerCause.set(tr.podUid, (m = new Map()));
+        if (!m) containerCause.set(tr.podUid, (m = new Map<string, number>()));
         if (!m.has(tr.container)) m.set(tr.container, e.seq);
       }
       // The kubelet's back-off: a new attempt after an exit advances the container's back-off.
@@ -367,7 +429,13 @@ export class Engine implements EngineApi {
     // 2. What it meant, for every pod touched now or due for a time-based re-evaluation.
     const derived: UnsequencedEvent[] = [];
     if (view && (!view.health.connected || view.health.lastError)) {
-      derived.push({ kind: 'node', type: 'NodeUpdated', node: o.node, t, health: { connected: true, lastRelistAt: t } });
+      derived.push({
+        kind: 'node',
+        type: 'NodeUpdated',
+        node: o.node,
+        t,
+        health: { connected: true, lastRelistAt: t },
+      });
     }
     const due = this.duePods(o.node, t);
     const again = n.followUp;
@@ -376,14 +444,33 @@ export class Engine implements EngineApi {
       const runtime = o.pods.get(uid);
       const previous = own(own(this.working.nodes, o.node)?.pods ?? {}, uid);
       if (!runtime) {
-        if (previous) derived.push({ kind: 'pod', type: 'PodRemoved', node: o.node, podUid: uid, t, ...causeOf(podCause.get(uid)) });
+        if (previous)
+          derived.push({
+            kind: 'pod',
+            type: 'PodRemoved',
+            node: o.node,
+            podUid: uid,
+            t,
+            ...causeOf(podCause.get(uid)),
+          });
         continue;
       }
-      derived.push(...this.derivePod(n, o.node, runtime, previous, t, podCause.get(uid), containerCause.get(uid)));
+      derived.push(
+        ...this.derivePod(
+          n,
+          o.node,
+          runtime,
+          previous,
+          t,
+          podCause.get(uid),
+          containerCause.get(uid),
+        ),
+      );
     }
     this.commit([...cri, ...derived.map((e) => this.sequence(e))]);
     // Pods derived with the old clock offset compared times wrongly: derive them all again.
-    if (clockMoved) this.rederive(new Set(Object.keys(own(this.working.nodes, o.node)?.pods ?? {})), o.node);
+    if (clockMoved)
+      this.rederive(new Set(Object.keys(own(this.working.nodes, o.node)?.pods ?? {})), o.node);
     this.evaluateNode(o.node, t);
   }
 
@@ -394,10 +481,13 @@ export class Engine implements EngineApi {
   private observeClock(n: NodeRuntime, o: RelistOutcome): boolean {
     const keptUp =
       o.source === 'events' ||
-      (n.lastRelistedAt !== undefined && o.startedAt - n.lastRelistedAt <= 2 * this.options.timings.relistMs + 1_000);
+      (n.lastRelistedAt !== undefined &&
+        o.startedAt - n.lastRelistedAt <= 2 * this.options.timings.relistMs + 1_000);
     n.lastRelistedAt = o.finishedAt;
     if (!keptUp || o.transitions.length === 0) return false;
-    const times = o.transitions.flatMap((tr) => (tr.runtimeTime !== undefined ? [tr.runtimeTime] : []));
+    const times = o.transitions.flatMap((tr) =>
+      tr.runtimeTime !== undefined ? [tr.runtimeTime] : [],
+    );
     if (!n.clockOffset.observe(o.finishedAt, times)) return false;
     const ms = n.clockOffset.ms;
     this.instruments.clockOffset.set({ node: o.node }, -ms / 1000);
@@ -442,10 +532,16 @@ export class Engine implements EngineApi {
     for (const c of o.previousContainers.values()) {
       if (c.name !== tr.container || c.id === tr.id) continue;
       if ((c.labels['io.kubernetes.pod.uid'] ?? '') !== tr.podUid && c.sandboxId === '') continue;
-      if (c.state === 'exited' && c.finishedAt !== undefined) previousExit = Math.max(previousExit ?? 0, c.finishedAt);
+      if (c.state === 'exited' && c.finishedAt !== undefined)
+        previousExit = Math.max(previousExit ?? 0, c.finishedAt);
     }
     if (previousExit === undefined) return;
-    n.backoff = recordRestart(n.backoff, { podUid: tr.podUid, container: tr.container ?? '' }, previousExit + n.clockOffset.ms, o.finishedAt);
+    n.backoff = recordRestart(
+      n.backoff,
+      { podUid: tr.podUid, container: tr.container ?? '' },
+      previousExit + n.clockOffset.ms,
+      o.finishedAt,
+    );
   }
 
   /**
@@ -472,7 +568,8 @@ export class Engine implements EngineApi {
       handled.set(p.uid, key);
       out.push(p.uid);
     }
-    if (handled && handled.size > 0) for (const uid of handled.keys()) if (!own(view.pods, uid)) handled.delete(uid);
+    if (handled && handled.size > 0)
+      for (const uid of handled.keys()) if (!own(view.pods, uid)) handled.delete(uid);
     return out;
   }
 
@@ -521,9 +618,13 @@ export class Engine implements EngineApi {
           uid,
           name: previous.name,
           namespace: previous.namespace,
-          sandboxes: records.sandboxes.filter((s) => s.uid === uid).sort((a, b) => b.createdAt - a.createdAt),
+          sandboxes: records.sandboxes
+            .filter((s) => s.uid === uid)
+            .sort((a, b) => b.createdAt - a.createdAt),
           containers: records.containers.filter((c) => {
-            const owner = c.labels['io.kubernetes.pod.uid'] ?? records.sandboxes.find((s) => s.id === c.sandboxId)?.uid;
+            const owner =
+              c.labels['io.kubernetes.pod.uid'] ??
+              records.sandboxes.find((s) => s.id === c.sandboxId)?.uid;
             return owner === uid;
           }),
         };
@@ -548,13 +649,13 @@ export class Engine implements EngineApi {
   // ── recording ─────────────────────────────────────────────────────────────
 
   private sequence<E extends UnsequencedEvent>(e: E): E & { seq: number } {
-    return { ...e, seq: this.nextSeq++ } as E & { seq: number };
+    return { ...e, seq: this.nextSeq++ };
   }
 
   /** Sequences, reduces and commits a batch of events that need no cause links. */
   record(events: UnsequencedEvent[]): void {
     if (events.length === 0) return;
-    this.commit(events.map((e) => this.sequence(e)) as TimelineEvent[]);
+    this.commit(events.map((e) => this.sequence(e)));
   }
 
   private commit(events: TimelineEvent[]): void {
@@ -574,7 +675,8 @@ export class Engine implements EngineApi {
     try {
       stored = this.options.store.append(stripSeq(batch));
     } catch (err) {
-      const shrunk = (err as { code?: unknown } | null)?.code === 'TOO_LARGE' ? this.appendShrunk() : undefined;
+      const shrunk =
+        (err as { code?: unknown } | null)?.code === 'TOO_LARGE' ? this.appendShrunk() : undefined;
       if (shrunk) ({ batch, stored } = shrunk);
       else return this.holdPending(err);
     }
@@ -584,7 +686,9 @@ export class Engine implements EngineApi {
     this.pending = [];
     if (stored.length !== batch.length || stored[0]?.seq !== batch[0]?.seq) {
       // The store is the authority on seq; it must agree with the engine's numbering.
-      throw new Error(`store assigned seqs ${stored[0]?.seq}… to a batch the engine numbered ${batch[0]?.seq}…`);
+      throw new Error(
+        `store assigned seqs ${stored[0]?.seq}… to a batch the engine numbered ${batch[0]?.seq}…`,
+      );
     }
     // working = reduce(committed, pending) always holds (commit() folds every event into working
     // and queues it; only this line moves committed), and the whole of pending was just stored:
@@ -599,7 +703,8 @@ export class Engine implements EngineApi {
     const message = err instanceof Error ? err.message : String(err);
     const code = (err as { code?: unknown } | null)?.code;
     const kind = typeof code === 'string' ? code : message;
-    if (this.storeErrorKind !== kind) this.log(`store: ${message}; ${batch.length} event(s) held in memory and retried`);
+    if (this.storeErrorKind !== kind)
+      this.log(`store: ${message}; ${batch.length} event(s) held in memory and retried`);
     this.storeError = message;
     this.storeErrorKind = kind;
   }
@@ -624,7 +729,9 @@ export class Engine implements EngineApi {
       const now = this.clock.now();
       if (this.shrinkLoggedAt === undefined || now - this.shrinkLoggedAt >= 3_600_000) {
         this.shrinkLoggedAt = now;
-        this.log(`store: events too large for the timeline were recorded with strings cut to ${limits.maxChars} characters and lists to ${limits.maxItems} items`);
+        this.log(
+          `store: events too large for the timeline were recorded with strings cut to ${limits.maxChars} characters and lists to ${limits.maxItems} items`,
+        );
       }
       return { batch, stored };
     }
@@ -638,10 +745,15 @@ export class Engine implements EngineApi {
     this.instruments.nodes.reset();
     for (const node of Object.values(this.committed.nodes)) {
       const counts: Record<string, number> = { Pending: 0, Running: 0, Succeeded: 0, Failed: 0 };
-      for (const p of Object.values(node.pods)) counts[p.status.phase ?? 'Pending'] = (counts[p.status.phase ?? 'Pending'] ?? 0) + 1;
-      for (const [phase, count] of Object.entries(counts)) this.instruments.pods.set({ node: node.name, phase }, count);
+      for (const p of Object.values(node.pods))
+        counts[p.status.phase ?? 'Pending'] = (counts[p.status.phase ?? 'Pending'] ?? 0) + 1;
+      for (const [phase, count] of Object.entries(counts))
+        this.instruments.pods.set({ node: node.name, phase }, count);
       const ready = node.conditions.find((c) => c.type === 'Ready')?.status;
-      this.instruments.nodes.set({ node: node.name }, ready === 'True' ? 1 : ready === 'False' ? 0 : -1);
+      this.instruments.nodes.set(
+        { node: node.name },
+        ready === 'True' ? 1 : ready === 'False' ? 0 : -1,
+      );
     }
   }
 
@@ -656,7 +768,7 @@ export class Engine implements EngineApi {
 }
 
 function stripSeq(events: TimelineEvent[]): UnsequencedEvent[] {
-  return events.map(({ seq: _seq, ...rest }) => rest as UnsequencedEvent);
+  return events.map(({ seq: _seq, ...rest }) => rest);
 }
 
 const causeOf = (seq: number | undefined) => (seq === undefined ? {} : { cause: seq });

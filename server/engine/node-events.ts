@@ -22,7 +22,8 @@ export function nodeEvents(
   const before = new Map(view.conditions.map((c) => [c.type, c]));
   for (const c of conditions) {
     const old = before.get(c.type);
-    const said = old && old.status === c.status && old.reason === c.reason && old.message === c.message;
+    const said =
+      old && old.status === c.status && old.reason === c.reason && old.message === c.message;
     const heartbeat = old?.lastHeartbeatTime instanceof Date ? old.lastHeartbeatTime.getTime() : 0;
     if (said && ctx.t - heartbeat < NODE_STATUS_REPORT_MS) continue;
     const w = why[c.type];

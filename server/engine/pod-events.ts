@@ -148,6 +148,6 @@ function podPatch(prev: PodView, next: PodView): PodPatch | undefined {
   const status: Record<string, unknown> = {};
   for (const k of STATUS_SCALARS)
     if (!same(prev.status[k], next.status[k])) status[k] = next.status[k];
-  if (Object.keys(status).length > 0) patch.status = status as PodPatch['status'];
+  if (Object.keys(status).length > 0) patch.status = status;
   return Object.keys(patch).length > 0 ? patch : undefined;
 }

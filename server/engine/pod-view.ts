@@ -61,14 +61,22 @@ export function choosePodSpec(
 export function summarizeSpec(pod: V1Pod): PodSpecSummary {
   const spec = pod.spec;
   const policy = spec?.restartPolicy;
-  const restartPolicy: RestartPolicy = policy === 'OnFailure' || policy === 'Never' ? policy : 'Always';
+  const restartPolicy: RestartPolicy =
+    policy === 'OnFailure' || policy === 'Never' ? policy : 'Always';
   return {
     restartPolicy,
-    initContainers: (spec?.initContainers ?? []).map((c) => ({ name: c.name, sidecar: c.restartPolicy === 'Always' })),
+    initContainers: (spec?.initContainers ?? []).map((c) => ({
+      name: c.name,
+      sidecar: c.restartPolicy === 'Always',
+    })),
     containers: (spec?.containers ?? []).map((c) => c.name),
     hostNetwork: spec?.hostNetwork === true,
-    ...(spec?.terminationGracePeriodSeconds !== undefined ? { terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds } : {}),
-    ...(spec?.readinessGates?.length ? { readinessGates: spec.readinessGates.map((g) => g.conditionType) } : {}),
+    ...(spec?.terminationGracePeriodSeconds !== undefined
+      ? { terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds }
+      : {}),
+    ...(spec?.readinessGates?.length
+      ? { readinessGates: spec.readinessGates.map((g) => g.conditionType) }
+      : {}),
   };
 }
 
@@ -80,7 +88,9 @@ export function derivePodView(input: PodDeriveInput): PodView {
     uid: runtime.uid,
     name: pod.metadata?.name ?? runtime.name,
     namespace: pod.metadata?.namespace ?? runtime.namespace,
-    ...(hints.deletionTimestamp !== undefined ? { deletionTimestamp: new Date(hints.deletionTimestamp) } : {}),
+    ...(hints.deletionTimestamp !== undefined
+      ? { deletionTimestamp: new Date(hints.deletionTimestamp) }
+      : {}),
   };
   const result = generateAPIPodStatus({
     pod: { ...pod, metadata },
@@ -94,7 +104,10 @@ export function derivePodView(input: PodDeriveInput): PodView {
     ...(input.gates ? { gates: input.gates } : {}),
     ...(input.timings ? { timings: input.timings } : {}),
   });
-  const createdAt = runtime.sandboxes.reduce((min, s) => Math.min(min, s.createdAt), previous?.createdAt ?? Infinity);
+  const createdAt = runtime.sandboxes.reduce(
+    (min, s) => Math.min(min, s.createdAt),
+    previous?.createdAt ?? Infinity,
+  );
   return {
     uid: runtime.uid,
     name: metadata.name,
@@ -106,7 +119,11 @@ export function derivePodView(input: PodDeriveInput): PodView {
     why: result.why,
     createdAt: Number.isFinite(createdAt) ? createdAt : now,
     ...(result.evictionDueAt !== undefined ? { evictionDueAt: result.evictionDueAt } : {}),
-    ...(result.nextRestartAt && Object.keys(result.nextRestartAt).length > 0 ? { nextRestartAt: result.nextRestartAt } : {}),
-    ...(hints.deletionTimestamp !== undefined ? { deletionTimestamp: hints.deletionTimestamp } : {}),
+    ...(result.nextRestartAt && Object.keys(result.nextRestartAt).length > 0
+      ? { nextRestartAt: result.nextRestartAt }
+      : {}),
+    ...(hints.deletionTimestamp !== undefined
+      ? { deletionTimestamp: hints.deletionTimestamp }
+      : {}),
   };
 }

@@ -19,10 +19,26 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-function watch(endpoint: string, dir: string): { child: ChildProcess; seqs: number[]; waitFor(n: number): Promise<void> } {
-  const child = spawn(process.execPath, ['bin/podscope.mjs', 'watch', '--cri', `node-a=${endpoint}`, '--data', dir, '--relist', '200ms'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+function watch(
+  endpoint: string,
+  dir: string,
+): { child: ChildProcess; seqs: number[]; waitFor(n: number): Promise<void> } {
+  const child = spawn(
+    process.execPath,
+    [
+      'bin/podscope.mjs',
+      'watch',
+      '--cri',
+      `node-a=${endpoint}`,
+      '--data',
+      dir,
+      '--relist',
+      '200ms',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const seqs: number[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
   createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
@@ -38,7 +54,10 @@ function watch(endpoint: string, dir: string): { child: ChildProcess; seqs: numb
     waitFor: (n) =>
       new Promise((resolve, reject) => {
         if (seqs.length >= n) return resolve();
-        const timer = setTimeout(() => reject(new Error(`only ${seqs.length} events after 30 s`)), 30_000);
+        const timer = setTimeout(
+          () => reject(new Error(`only ${seqs.length} events after 30 s`)),
+          30_000,
+        );
         waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
       }),
   };
@@ -59,7 +78,15 @@ describe('restart after SIGKILL', () => {
     // A crash loop keeps events coming while the server is killed and restarted.
     await driver.apply({
       metadata: { name: 'crashy', namespace: 'test' },
-      spec: { containers: [{ name: 'app', image: 'podscope.local/busybox:1', command: ['sh', '-c', 'sleep 0.2; exit 1'] }] },
+      spec: {
+        containers: [
+          {
+            name: 'app',
+            image: 'podscope.local/busybox:1',
+            command: ['sh', '-c', 'sleep 0.2; exit 1'],
+          },
+        ],
+      },
     });
 
     const first = watch(sim.endpoint, dir);

@@ -10,4 +10,14 @@ import { snapshotCommand } from './snapshot';
 import { watchCommand } from './watch';
 
 /** Every subcommand, in the order `podscope help` lists them. Add new commands here. */
-export const commands: readonly Command[] = [snapshotCommand, watchCommand, serveCommand, simCommand, scenarioCommand, recordCommand, replayCommand, importCommand, exportCommand];
+export const commands: readonly Command[] = [
+  snapshotCommand,
+  watchCommand,
+  serveCommand,
+  simCommand,
+  scenarioCommand,
+  recordCommand,
+  replayCommand,
+  importCommand,
+  exportCommand,
+];
