@@ -176,6 +176,35 @@ export class ConsoleServer {
     return server;
   }
 
+  /**
+   * /api/healthz, or undefined while the server is too busy to answer (a warm-up can hold its
+   * event loop for seconds); throws with the server's output once it has exited.
+   */
+  async health(): Promise<
+    { ok: boolean; nodes: Record<string, number | null>; seq: number } | undefined
+  > {
+    this.assertAlive();
+    try {
+      const res = await fetch(`${this.url}/api/healthz`, { signal: AbortSignal.timeout(30_000) });
+      return (await res.json()) as {
+        ok: boolean;
+        nodes: Record<string, number | null>;
+        seq: number;
+      };
+    } catch {
+      this.assertAlive();
+      return undefined;
+    }
+  }
+
+  assertAlive(): void {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) {
+      throw new Error(
+        `console server exited (${this.child.exitCode ?? this.child.signalCode}):\n${this.output}`,
+      );
+    }
+  }
+
   /** A tRPC query over HTTP (GET), decoded with the console's codec. */
   async query<T>(path: string, input?: unknown): Promise<T> {
     const q = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;

@@ -1,12 +1,16 @@
 /**
  * A byte-counting reader of the console's cluster.watch SSE stream, as a browser receives it:
- * every byte of the response body counts (ids, data, keep-alive comments, framing).
+ * every byte of the response body counts (ids, data, keep-alive comments, framing), on the wire
+ * (compressed, as the server sent it) and decoded (what EventSource parses).
  */
+import { get, type ClientRequest } from 'node:http';
+import type { Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { decode } from '@/lib/timeline/codec';
 import type { TimelineEvent } from '@/lib/timeline/events';
 
 export interface SseFrame {
-  /** Bytes of the frame on the wire, including its terminating blank line. */
+  /** Bytes of the frame as EventSource reads it (decompressed), with its terminating blank line. */
   bytes: number;
   event?: string;
   id?: string;
@@ -22,59 +26,110 @@ export interface WatchFrame {
 }
 
 export class SseReader {
-  private readonly ac = new AbortController();
+  private request: ClientRequest | undefined;
   private readonly frames: SseFrame[] = [];
   private waiters: (() => void)[] = [];
+  private parts: Buffer[] = [];
+  /** The bytes kept so far end with a newline (a terminator may straddle two chunks). */
+  private tailNewline = false;
+  /** Bytes received on the wire (compressed, when the server compressed). */
   totalBytes = 0;
+  /** Bytes after decompression (what EventSource sees). */
+  decodedBytes = 0;
+  /** The response's Content-Encoding ('identity' when none). */
+  encoding = 'identity';
   done = false;
   error: unknown;
 
-  constructor(readonly url: string) {}
+  /**
+   * `acceptEncoding` defaults to what Chromium sends to a secure origin (localhost counts), so the
+   * bytes counted are the bytes the console's browser receives.
+   */
+  constructor(
+    readonly url: string,
+    private readonly acceptEncoding = 'gzip, deflate, br, zstd',
+  ) {}
 
-  async open(): Promise<void> {
-    const res = await fetch(this.url, {
-      signal: this.ac.signal,
-      headers: { accept: 'text/event-stream' },
+  open(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.request = get(
+        this.url,
+        { headers: { accept: 'text/event-stream', 'accept-encoding': this.acceptEncoding } },
+        (res) => {
+          if (res.statusCode !== 200) {
+            reject(new Error(`${this.url}: HTTP ${res.statusCode ?? '?'}`));
+            res.resume();
+            return;
+          }
+          this.encoding = String(res.headers['content-encoding'] ?? 'identity');
+          const decoder: Transform | undefined =
+            this.encoding === 'br'
+              ? createBrotliDecompress()
+              : this.encoding === 'gzip'
+                ? createGunzip()
+                : this.encoding === 'deflate'
+                  ? createInflate()
+                  : undefined;
+          res.on('data', (chunk: Buffer) => {
+            this.totalBytes += chunk.length;
+            if (decoder) decoder.write(chunk);
+            else this.absorb(chunk);
+          });
+          decoder?.on('data', (chunk: Buffer) => this.absorb(chunk));
+          const finish = (err?: unknown) => {
+            if (err !== undefined && !this.done) this.error = err;
+            this.done = true;
+            this.wake();
+          };
+          res.on('end', () => finish());
+          res.on('error', finish);
+          decoder?.on('error', finish);
+          resolve();
+        },
+      );
+      this.request.on('error', (err) => {
+        if (!this.done) reject(err);
+        this.done = true;
+        this.wake();
+      });
     });
-    if (!res.ok || !res.body) throw new Error(`${this.url}: HTTP ${res.status}`);
-    void this.pump(res.body.getReader());
   }
 
-  private async pump(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
-    let pending = Buffer.alloc(0);
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        this.totalBytes += value.byteLength;
-        pending = pending.length === 0 ? Buffer.from(value) : Buffer.concat([pending, value]);
-        let end: number;
-        while ((end = pending.indexOf('\n\n')) >= 0) {
-          const raw = pending.subarray(0, end).toString('utf8');
-          const frame: SseFrame = { bytes: end + 2, at: Date.now() };
-          for (const line of raw.split('\n')) {
-            const colon = line.indexOf(':');
-            if (colon <= 0) continue;
-            const field = line.slice(0, colon);
-            const value = line.slice(colon + 1).replace(/^ /, '');
-            if (field === 'data')
-              frame.data = frame.data === undefined ? value : `${frame.data}\n${value}`;
-            else if (field === 'id') frame.id = value;
-            else if (field === 'event') frame.event = value;
-          }
-          this.frames.push(frame);
-          pending = pending.subarray(end + 2);
-        }
-        const w = this.waiters;
-        this.waiters = [];
-        for (const fn of w) fn();
+  /**
+   * Splits decoded bytes into frames at each blank line. Chunks are kept as a list and joined once
+   * per frame: a 40 MB snapshot arrives in thousands of chunks, and re-joining (or re-searching)
+   * everything received so far on each one would be quadratic.
+   */
+  private absorb(chunk: Buffer): void {
+    this.decodedBytes += chunk.length;
+    let from = 0;
+    while (from < chunk.length) {
+      // Index in `chunk` of the second newline of the terminator, if it is in this chunk.
+      let end = -1;
+      if (this.tailNewline && chunk[from] === 0x0a) end = from;
+      else {
+        const i = chunk.indexOf('\n\n', from);
+        if (i >= 0) end = i + 1;
       }
-    } catch (err) {
-      if (!this.ac.signal.aborted) this.error = err;
-    } finally {
-      this.done = true;
-      for (const fn of this.waiters) fn();
+      if (end < 0) {
+        this.parts.push(chunk.subarray(from));
+        this.tailNewline = chunk[chunk.length - 1] === 0x0a;
+        break;
+      }
+      this.parts.push(chunk.subarray(from, end + 1));
+      const raw = Buffer.concat(this.parts);
+      this.parts = [];
+      this.tailNewline = false;
+      this.frames.push(parseFrame(raw));
+      from = end + 1;
     }
+    this.wake();
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const fn of w) fn();
   }
 
   /** Frames received so far, removed from the reader. */
@@ -95,8 +150,24 @@ export class SseReader {
   }
 
   close(): void {
-    this.ac.abort();
+    this.done = true;
+    this.request?.destroy();
   }
+}
+
+/** One frame's fields; `raw` ends with the blank line that terminated it. */
+function parseFrame(raw: Buffer): SseFrame {
+  const frame: SseFrame = { bytes: raw.length, at: Date.now() };
+  for (const line of raw.toString('utf8').split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const field = line.slice(0, colon);
+    const value = line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'data') frame.data = frame.data === undefined ? value : `${frame.data}\n${value}`;
+    else if (field === 'id') frame.id = value;
+    else if (field === 'event') frame.event = value;
+  }
+  return frame;
 }
 
 /** Interprets a frame as a cluster.watch message (tracked data arrive as the message itself). */

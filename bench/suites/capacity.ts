@@ -212,7 +212,8 @@ function byName(list: NodeSummary[]): Map<string, NodeSummary> {
 async function waitRelisted(server: ConsoleServer, names: Set<string>): Promise<void> {
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const list = await server.query<NodeSummary[]>('nodes.list');
+    server.assertAlive();
+    const list = await server.query<NodeSummary[]>('nodes.list').catch(() => [] as NodeSummary[]);
     const done = list.filter((n) => names.has(n.name) && n.relists > 0).length;
     if (done === names.size) return;
     if (Date.now() > deadline)

@@ -4,9 +4,10 @@
  * pods (30,030 containers) in the simulator process, which then changes 1 % of the containers
  * every second (300/s, spread over the nodes; half are kills, half the restarts that follow).
  *
- * - snapshot: the first frame of cluster.watch (the whole state), bytes as sent.
- * - stream: every byte of cluster.watch after the snapshot over the window (events, ids, pings),
- *   divided by the container state transitions it carried (ContainerStateChanged events).
+ * - snapshot: the first message of cluster.watch (the whole state), bytes as sent (compressed
+ *   when the server compresses; the request offers what Chromium offers).
+ * - stream: every byte of cluster.watch on the wire after the snapshot over the window (events,
+ *   ids, pings), divided by the container state transitions it carried (ContainerStateChanged).
  * - ui frame: Chromium on /en (the live console; 10k pods draw on the canvas scene), panning
  *   with the mouse while the churn goes on; the p95 of requestAnimationFrame intervals, median
  *   over `reps` pans. With `profile`, a Chromium CPU profile of one pan is written beside the
@@ -43,14 +44,21 @@ export interface ScaleResult {
     containers: number;
     churn_per_s: number;
     snapshot_ms: number;
+    snapshot_decoded_bytes: number;
+    /** The Content-Encoding the server chose for the stream. */
+    encoding: string;
     stream: {
       window_s: number;
+      /** On the wire, as sent. */
       bytes: number;
+      /** After decompression (what EventSource parses). */
+      decoded_bytes: number;
+      decoded_bytes_per_transition: number;
       frames: number;
       events: number;
       transitions: number;
       events_per_transition: number;
-      bytes_by_kind: Record<string, number>;
+      events_by_kind: Record<string, number>;
     };
     ui: {
       reps: number;
@@ -60,6 +68,7 @@ export interface ScaleResult {
       first_draw_ms: number;
       long_frames_over_50ms: number;
     };
+    browser_stream_encoding: { accept: string; content: string };
     server_rss_mb: number;
     server_cpu_pct_during_ui: number;
   };
@@ -90,11 +99,11 @@ export async function benchScale(options: ScaleOptions = {}): Promise<ScaleResul
     log('  server: waiting for every node to be listed');
     await waitFor(
       async () => {
-        const h = (await (await fetch(`${srv.url}/api/healthz`)).json()) as {
-          nodes: Record<string, number | null>;
-        };
+        const h = await srv.health();
         return (
-          Object.keys(h.nodes).length === nodes && Object.values(h.nodes).every((v) => v !== null)
+          h !== undefined &&
+          Object.keys(h.nodes).length === nodes &&
+          Object.values(h.nodes).every((v) => v !== null)
         );
       },
       600_000,
@@ -108,23 +117,31 @@ export async function benchScale(options: ScaleOptions = {}): Promise<ScaleResul
     reader = new SseReader(`${srv.url}/api/trpc/cluster.watch`);
     await reader.open();
     let snapshot: ReturnType<typeof watchFrame> | undefined;
+    let snapshotWire = 0;
     while (!snapshot) {
       await reader.next(60_000);
       if (reader.done)
         throw new Error(`cluster.watch ended before the snapshot: ${String(reader.error)}`);
       for (const f of reader.take()) {
         const w = watchFrame(f);
-        if (w.type === 'snapshot') snapshot = w;
+        if (w.type === 'snapshot') {
+          snapshot = w;
+          // Everything received so far: the snapshot and the few bytes before it, as sent.
+          snapshotWire = reader.totalBytes;
+        }
       }
     }
     const snapshotMs = Date.now() - t0;
-    log(`  snapshot: ${snapshot.bytes} bytes in ${snapshotMs} ms`);
+    log(
+      `  snapshot: ${snapshotWire} bytes on the wire (${snapshot.bytes} decoded, ${reader.encoding}) in ${snapshotMs} ms`,
+    );
 
     // ── stream under churn ──
     await sim.autochurn(churnPerS, 100);
     await sleep(5_000);
     reader.take();
     const w0 = Date.now();
+    const wire0 = reader.totalBytes;
     let bytes = 0;
     let frames = 0;
     let events = 0;
@@ -144,6 +161,8 @@ export async function benchScale(options: ScaleOptions = {}): Promise<ScaleResul
         }
       }
     }
+    const wire = reader.totalBytes - wire0;
+    const encoding = reader.encoding;
     reader.close();
     reader = undefined;
     log(
@@ -152,6 +171,15 @@ export async function benchScale(options: ScaleOptions = {}): Promise<ScaleResul
 
     // ── UI frames while panning ──
     const page = await benchPage(browser);
+    // What the console's own subscription negotiated (the stream the user's browser receives).
+    let browserEncoding = { accept: '', content: '' };
+    page.on('response', (res) => {
+      if (!res.url().includes('cluster.watch')) return;
+      browserEncoding = {
+        accept: res.request().headers()['accept-encoding'] ?? '',
+        content: res.headers()['content-encoding'] ?? 'identity',
+      };
+    });
     const loadStart = Date.now();
     await page.goto(`${srv.url}/en`);
     await page.waitForSelector('canvas.ps-canvas', { timeout: 180_000 });
@@ -187,22 +215,27 @@ export async function benchScale(options: ScaleOptions = {}): Promise<ScaleResul
     await sim.autochurn(0);
     await page.close();
     return {
-      snapshot_bytes_10k_pods: snapshot.bytes,
-      stream_bytes_per_transition: transitions > 0 ? Math.round(bytes / transitions) : Number.NaN,
+      snapshot_bytes_10k_pods: snapshotWire,
+      stream_bytes_per_transition: transitions > 0 ? Math.round(wire / transitions) : Number.NaN,
       ui_frame_ms_p95_10k_pods: round(median(p95s), 1),
       details: {
         pods: nodes * pods,
         containers: totalContainers,
         churn_per_s: churnPerS,
         snapshot_ms: snapshotMs,
+        snapshot_decoded_bytes: snapshot.bytes,
+        encoding,
         stream: {
           window_s: windowS,
-          bytes,
+          bytes: wire,
+          decoded_bytes: bytes,
+          decoded_bytes_per_transition:
+            transitions > 0 ? Math.round(bytes / transitions) : Number.NaN,
           frames,
           events,
           transitions,
           events_per_transition: transitions > 0 ? round(events / transitions, 2) : Number.NaN,
-          bytes_by_kind: byKind,
+          events_by_kind: byKind,
         },
         ui: {
           reps,
@@ -212,6 +245,7 @@ export async function benchScale(options: ScaleOptions = {}): Promise<ScaleResul
           first_draw_ms: firstDraw,
           long_frames_over_50ms: all.filter((x) => x > 50).length,
         },
+        browser_stream_encoding: browserEncoding,
         server_rss_mb: round(srv.rssMb(), 0),
         server_cpu_pct_during_ui: round(uiCpu, 1),
       },

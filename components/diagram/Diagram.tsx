@@ -28,6 +28,18 @@ export const CANVAS_THRESHOLD = 1500;
 const NARROW = 600;
 const ZOOM_STRIP = 40;
 
+/**
+ * On a phone the details panel sits below the diagram, out of sight: a tap that selects
+ * something brings it into view (where it is already on screen, nothing moves).
+ */
+function revealPanel(): void {
+  if (typeof window === 'undefined' || !window.matchMedia('(max-width: 900px)').matches) return;
+  const panel = document.getElementById('ps-panel');
+  if (!panel || panel.getBoundingClientRect().top < window.innerHeight - 120) return;
+  const reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  panel.scrollIntoView({ block: 'start', behavior: reduced ? 'auto' : 'smooth' });
+}
+
 interface Transform {
   x: number;
   y: number;
@@ -173,7 +185,10 @@ export function Diagram({
           selected={selection}
           focusId={focusId ?? layout.nodes[0]?.id}
           pulses={pulses}
-          onSelect={(id) => actions.select(id)}
+          onSelect={(id) => {
+            actions.select(id);
+            revealPanel();
+          }}
           onFocus={setFocusId}
           onBackground={() => actions.select(undefined)}
           onKeyDown={onKeyDown}
@@ -187,7 +202,10 @@ export function Diagram({
           detail={detail}
           selected={selection}
           size={vp}
-          onSelect={(id) => actions.select(id)}
+          onSelect={(id) => {
+            actions.select(id);
+            revealPanel();
+          }}
         />
       )}
       {empty ? <p className="ps-diagram-empty">{t('empty')}</p> : null}

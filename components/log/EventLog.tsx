@@ -83,7 +83,8 @@ export function EventLog() {
         .map((e) => ({ e, row: describeEvent(e, (uid) => names.get(uid)) })),
     [visibleEvents, start, end, names],
   );
-  const referenceSecond = Math.floor(reference / 1000) * 1000;
+  // Rounded up, so an event of the last fraction of a second never reads "in 1s".
+  const referenceSecond = Math.ceil(reference / 1000) * 1000;
   // A stable handler for the memoised rows; it always calls the current action.
   const pick = useRef(actions.focusEvent);
   useEffect(() => {

@@ -72,7 +72,13 @@ export function describeEvent(e: TimelineEvent, podName: (uid: string) => string
       return {
         ...base,
         ...(e.from && e.to
-          ? { change: `${cap(e.from)} → ${cap(e.to)}` }
+          ? {
+              // The same state again is a new run (or a new reason): say which.
+              change:
+                e.from === e.to && e.status
+                  ? `${cap(e.from)} → ${cap(e.to)} restartCount=${e.status.restartCount}`
+                  : `${cap(e.from)} → ${cap(e.to)}`,
+            }
           : e.status
             ? // Not a new state: readiness, the started flag or the restart count moved.
               {

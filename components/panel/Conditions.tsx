@@ -58,7 +58,11 @@ export function Conditions({
               </td>
               <td>
                 {timeOf(c.lastTransitionTime) !== undefined ? (
-                  <RelativeTime t={timeOf(c.lastTransitionTime) ?? 0} reference={reference} />
+                  <RelativeTime
+                    t={timeOf(c.lastTransitionTime) ?? 0}
+                    reference={reference}
+                    narrow
+                  />
                 ) : (
                   '—'
                 )}

@@ -36,7 +36,11 @@ export function PodDetails({ entity }: { entity: Extract<EntityRef, { layer: 'po
       <PanelHeader
         layer="pod"
         title={`${pod.namespace}/${pod.name}`}
-        subtitle={t('podOn', { node: node.name, ip: pod.status.podIP ?? '—' })}
+        subtitle={
+          pod.status.podIP
+            ? t('podOn', { node: node.name, ip: pod.status.podIP })
+            : t('podOnNode', { node: node.name })
+        }
         state={phase}
         tone={podTone(pod)}
         crumbs={[{ id: node.name, label: node.name }]}

@@ -34,6 +34,13 @@ const LANE_H = 14;
 const AXIS_H = 22;
 /** Lanes are rebuilt when the window crosses a step like this, not on every frame. */
 const LANE_STEP_MS = 5_000;
+/** Lane labels are monospaced (10.5 px): about this wide per character. */
+const LABEL_CHAR_W = 6.5;
+/** A lane's label, cut to leave the track's first pixels to the markers. */
+const cutLabel = (label: string, width: number) => {
+  const fit = Math.floor(width / LABEL_CHAR_W);
+  return label.length > fit ? `${label.slice(0, fit - 1)}…` : label;
+};
 /** One notch of a mouse wheel zooms by about this much. */
 const WHEEL_ZOOM = 0.0015;
 
@@ -264,7 +271,7 @@ export function Timeline() {
                 >
                   <rect className="ps-lane-bg" x={0} y={y} width={width} height={LANE_H} />
                   <text className="ps-lane-label" x={lane.layer === 'node' ? 6 : 16} y={y + 10.5}>
-                    {lane.label.length > 24 ? `${lane.label.slice(0, 23)}…` : lane.label}
+                    {cutLabel(lane.label, LABEL_W - (lane.layer === 'node' ? 6 : 16) - 8)}
                   </text>
                   {lane.markers
                     .filter((m) => inView(m.t))
