@@ -65,6 +65,25 @@ describe('DriftView', () => {
     expect(options).toEqual(['all', 'staleStatus', 'kubeletNotReporting', 'missingPod']);
   });
 
+  it('marks the rows of the selected entity and labels each cell for the narrow layout', () => {
+    const doc = render(<DriftView nodes={NODES} now={T} selected="node-b" onSelect={() => {}} />);
+    const missing = doc.querySelector('[data-drift-kind="missingPod"]');
+    // A pod the runtime does not have selects the node its drift lives on.
+    expect(missing?.getAttribute('data-entity')).toBe('node-b');
+    expect(missing?.getAttribute('class')).toContain('is-selected');
+    expect(missing?.querySelector('button')?.getAttribute('aria-pressed')).toBe('true');
+    const stale = doc.querySelector('[data-drift-kind="staleStatus"]');
+    expect(stale?.getAttribute('class')).not.toContain('is-selected');
+    expect(stale?.querySelectorAll('td').map((c) => c.getAttribute('data-label'))).toEqual([
+      'Object',
+      'Field',
+      'API server',
+      'Runtime',
+      'Why',
+      'Age',
+    ]);
+  });
+
   it('says so when the two sides agree', () => {
     const doc = render(<DriftView nodes={{}} now={T} />);
     expect(doc.querySelectorAll('[data-drift-kind]')).toHaveLength(0);

@@ -22,9 +22,11 @@ export interface DriftViewProps {
   now: number;
   initialFilter?: Partial<DriftFilter>;
   onSelect?: (entityId: string) => void;
+  /** The console's selection, marked on the rows that select it. */
+  selected?: string | undefined;
 }
 
-export function DriftView({ nodes, now, initialFilter, onSelect }: DriftViewProps) {
+export function DriftView({ nodes, now, initialFilter, onSelect, selected }: DriftViewProps) {
   const t = useTranslations('ui.drift');
   const locale = useLocale();
   const [filter, setFilter] = useState<DriftFilter>({ ...DEFAULT_FILTER, ...initialFilter });
@@ -108,16 +110,17 @@ export function DriftView({ nodes, now, initialFilter, onSelect }: DriftViewProp
               {rows.map(({ key, drift: d, entityId, entityLabel }) => (
                 <tr
                   key={key}
-                  className="ps-drift-row"
+                  className={`ps-drift-row${entityId === selected ? ' is-selected' : ''}`}
                   data-drift-kind={d.kind}
                   data-drift-status={d.status}
                   data-entity={entityId}
                 >
-                  <td>
+                  <td data-label={t('columns.object')}>
                     {onSelect ? (
                       <button
                         type="button"
                         className="ps-drift-entity"
+                        aria-pressed={entityId === selected}
                         onClick={() => onSelect(entityId)}
                       >
                         {entityLabel}
@@ -128,13 +131,15 @@ export function DriftView({ nodes, now, initialFilter, onSelect }: DriftViewProp
                     <span className="ps-drift-kind">{t(`kinds.${d.kind}`)}</span>
                     <span className="ps-drift-status">{t(`status.${d.status}`)}</span>
                   </td>
-                  <td>
+                  <td data-label={t('columns.field')}>
                     <code>{d.field}</code>
                   </td>
-                  <td>{value(d.api)}</td>
-                  <td>{value(d.runtime)}</td>
-                  <td>{explain(d)}</td>
-                  <td>
+                  <td data-label={t('columns.api')}>{value(d.api)}</td>
+                  <td data-label={t('columns.runtime')}>{value(d.runtime)}</td>
+                  <td data-label={t('columns.why')} className="ps-drift-why">
+                    {explain(d)}
+                  </td>
+                  <td data-label={t('columns.age')}>
                     {d.since !== undefined ? <RelativeTime t={d.since} reference={now} /> : null}
                   </td>
                 </tr>

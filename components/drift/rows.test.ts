@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { NodeView } from '@/lib/timeline/state';
 import { NODES, T } from './drift-fixtures';
-import { badgeCounts, driftRows, kindCounts, paramsAt } from './rows';
+import { badgeCounts, driftRelevant, driftRows, driftTotal, kindCounts, paramsAt } from './rows';
 
 describe('drift rows', () => {
   it('lists real drift first, by kind, with the entity each belongs to', () => {
@@ -8,7 +9,7 @@ describe('drift rows', () => {
     expect(rows.map((r) => [r.drift.kind, r.drift.status, r.entityId, r.entityLabel])).toEqual([
       ['staleStatus', 'drift', 'u1/app', 'default/web/app'],
       ['kubeletNotReporting', 'drift', 'node-a', 'node-a'],
-      ['missingPod', 'drift', 'u9', 'default/settings'],
+      ['missingPod', 'drift', 'node-b', 'default/settings'],
       ['phaseMismatch', 'propagating', 'u1', 'default/web'],
     ]);
   });
@@ -43,5 +44,28 @@ describe('drift rows', () => {
   it('counts drift and propagating changes for a badge', () => {
     expect(badgeCounts(NODES['node-a']!.pods.u1!.drift)).toEqual({ drift: 1, propagating: 1 });
     expect(badgeCounts(undefined)).toEqual({ drift: 0, propagating: 0 });
+  });
+
+  it('says when the drift view has something to show, and how much real drift there is', () => {
+    expect(driftRelevant(NODES)).toBe(true);
+    expect(driftTotal(NODES)).toBe(3);
+    const nodeA = NODES['node-a']!;
+    const u1 = nodeA.pods.u1!;
+    // No drift, but the API server's view is joined (a spec came from it): still relevant.
+    const joined: Record<string, NodeView> = {
+      'node-a': { ...nodeA, drift: [], pods: { u1: { ...u1, drift: [] } } },
+    };
+    expect(driftRelevant(joined)).toBe(true);
+    expect(driftTotal(joined)).toBe(0);
+    // Runtimes alone: nothing to compare with.
+    const alone: Record<string, NodeView> = {
+      'node-a': {
+        ...nodeA,
+        drift: [],
+        pods: { u1: { ...u1, specSource: 'annotation', drift: [] } },
+      },
+    };
+    expect(driftRelevant(alone)).toBe(false);
+    expect(driftRelevant({})).toBe(false);
   });
 });

@@ -27,7 +27,9 @@ const kindRank = new Map<DriftKind, number>(DRIFT_KINDS.map((k, i) => [k, i]));
 
 function rowFor(d: Drift, index: number): DriftRow {
   const podLabel = d.pod ?? d.podUid;
-  const entityId = d.podUid ? (d.container ? `${d.podUid}/${d.container}` : d.podUid) : d.node;
+  // A pod the runtime does not have is not drawn: its drift lives on (and selects) the node.
+  const podUid = d.kind === 'missingPod' ? undefined : d.podUid;
+  const entityId = podUid ? (d.container ? `${podUid}/${d.container}` : podUid) : d.node;
   const entityLabel = podLabel ? (d.container ? `${podLabel}/${d.container}` : podLabel) : d.node;
   return {
     key: `${d.node}|${d.podUid ?? ''}|${d.container ?? ''}|${d.kind}|${d.field}|${index}`,
@@ -46,6 +48,30 @@ export function allRows(nodes: Readonly<Record<string, NodeView>>): DriftRow[] {
       for (const d of pod.drift ?? []) out.push(rowFor(d, i++));
   }
   return out;
+}
+
+/**
+ * Whether the drift view has anything to say at this moment: some drift (even propagating), or
+ * a pod whose spec came from the API server (the API-server view is joined, so "no drift" is
+ * news). Stops at the first sign; nothing to show for a cluster read from runtimes alone.
+ */
+export function driftRelevant(nodes: Readonly<Record<string, NodeView>>): boolean {
+  for (const node of Object.values(nodes)) {
+    if (node.drift && node.drift.length > 0) return true;
+    for (const pod of Object.values(node.pods))
+      if (pod.specSource === 'apiserver' || (pod.drift && pod.drift.length > 0)) return true;
+  }
+  return false;
+}
+
+/** How many real drifts (not still propagating) there are across the cluster. */
+export function driftTotal(nodes: Readonly<Record<string, NodeView>>): number {
+  let n = 0;
+  for (const node of Object.values(nodes)) {
+    n += badgeCounts(node.drift).drift;
+    for (const pod of Object.values(node.pods)) n += badgeCounts(pod.drift).drift;
+  }
+  return n;
 }
 
 export function driftRows(

@@ -11,6 +11,7 @@ import {
 } from '@/components/data/entity';
 import { RelativeTime } from '@/components/visual/RelativeTime';
 import { BackoffTimer } from './BackoffTimer';
+import { DriftList } from './DriftList';
 import { MACHINE_OF } from './machines';
 import { PanelHeader } from './PanelHeader';
 import { StateMachine } from './StateMachine';
@@ -34,6 +35,8 @@ export function ContainerDetails({
   const transition = useLastTransition(entity.id, 'container');
   const kind = container.sidecar ? 'sidecar' : container.list === 'init' ? 'init' : 'app';
   const phase = pod.status.phase ?? 'Pending';
+  // The pod's drift about this container (a drift row for a container selects it).
+  const drift = (pod.drift ?? []).filter((d) => d.container === container.name);
   return (
     <article className="ps-details" data-panel-layer="container" data-panel-id={entity.id}>
       <PanelHeader
@@ -94,6 +97,7 @@ export function ContainerDetails({
         transition={transition}
         title={t('machine.container')}
       />
+      {drift.length > 0 ? <DriftList drift={drift} /> : null}
       {s ? <StatusJson value={s} title={t('statusOf', { name: container.name })} /> : null}
     </article>
   );

@@ -2,13 +2,17 @@
 /** Where the API server and the runtime disagree about this entity (lib/drift), with why. */
 import { useTranslations } from 'next-intl';
 import type { Drift } from '@/lib/drift/types';
+import { useCluster } from '@/components/data/ClusterProvider';
+import { paramsAt } from '@/components/drift/rows';
 import { useWhy } from './WhyText';
 
 export function DriftList({ drift }: { drift: readonly Drift[] }) {
   const t = useTranslations('ui.drift');
   const render = useWhy();
+  // "N s ago" as of the moment shown, not as recorded (as in the drift view).
+  const { t: now } = useCluster();
   return (
-    <section className="ps-section ps-drift" aria-label={t('title')}>
+    <section className="ps-section ps-drift-list" data-testid="drift-list" aria-label={t('title')}>
       <h3>
         {t('title')} <span className="ps-muted">{t('count', { count: drift.length })}</span>
       </h3>
@@ -26,7 +30,9 @@ export function DriftList({ drift }: { drift: readonly Drift[] }) {
             <tr key={`${d.kind}|${d.field}|${d.container ?? ''}`} data-drift={d.kind}>
               <th scope="row">
                 <code>{d.field}</code>
-                <span className="ps-condition-why">{render(d.why) ?? t(`kinds.${d.kind}`)}</span>
+                <span className="ps-condition-why">
+                  {render({ ...d.why, params: paramsAt(d, now) }) ?? t(`kinds.${d.kind}`)}
+                </span>
               </th>
               <td>{d.api === null ? t('none') : String(d.api)}</td>
               <td>{d.runtime === null ? t('none') : String(d.runtime)}</td>

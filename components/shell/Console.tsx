@@ -2,16 +2,17 @@
 /**
  * The console's layout: header; the diagram in the centre with the legend above it; the
  * selected entity's panel on the right; the timeline along the bottom with the event log beside
- * it. On a phone the panels stack. Owns the global keyboard map.
+ * it (and a Drift tab there when an API server is joined). On a phone the panels stack. Owns the
+ * global keyboard map.
  */
 import { useTranslations } from 'next-intl';
 import { useEffect } from 'react';
 import { useCluster } from '@/components/data/ClusterProvider';
 import { Diagram } from '@/components/diagram/Diagram';
-import { EventLog } from '@/components/log/EventLog';
 import { EntityPanel } from '@/components/panel/EntityPanel';
 import { Timeline } from '@/components/timeline/Timeline';
 import { Legend } from '@/components/visual/Legend';
+import { BottomPane } from './BottomPane';
 import { Header } from './Header';
 import { focusKind, keyAction } from './keys';
 import './console.css';
@@ -77,7 +78,7 @@ export function Console() {
       </div>
       <div className="ps-bottom">
         <Timeline />
-        <EventLog />
+        <BottomPane />
       </div>
     </div>
   );
