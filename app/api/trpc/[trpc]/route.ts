@@ -1,4 +1,5 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { compressibleEventStream } from '@/server/trpc/compress';
 import { appRouter } from '@/server/trpc/root';
 import { getRuntime } from '@/server/runtime';
 
@@ -7,7 +8,9 @@ export const dynamic = 'force-dynamic';
 
 async function handler(req: Request): Promise<Response> {
   const podscope = await getRuntime();
-  return fetchRequestHandler({
+  // cluster.watch's event stream is gzipped by the server like any text response, flushed per
+  // message (server/trpc/compress.ts).
+  const response = await fetchRequestHandler({
     endpoint: '/api/trpc',
     req,
     router: appRouter,
@@ -17,6 +20,7 @@ async function handler(req: Request): Promise<Response> {
         console.error(`[podscope] trpc ${path ?? '?'}: ${error.message}`);
     },
   });
+  return compressibleEventStream(response);
 }
 
 export { handler as GET, handler as POST };
