@@ -61,11 +61,11 @@ export class CheckpointTable {
   }
 
   /** Writes the state as the checkpoint for state.seq; call inside a transaction. */
-  write(state: ClusterState, now: number): CheckpointInfo {
-    const { codec, body } = encodeSnapshot(state);
+  write(state: ClusterState, now: number): CheckpointInfo & { rawBytes: number } {
+    const { codec, body, rawBytes } = encodeSnapshot(state);
     this.put.run(state.seq, state.t, codec, body, now);
     this.cache.delete(state.seq);
-    return { seq: state.seq, t: state.t, bytes: body.length };
+    return { seq: state.seq, t: state.t, bytes: body.length, rawBytes };
   }
 
   /** The newest checkpoint whose seq is at or before `seq`, decoded. */

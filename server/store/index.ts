@@ -25,7 +25,7 @@
  * The database is `<dir>/timeline.db` (default dir `.podscope` in the working directory), in WAL
  * mode with synchronous=NORMAL (see open.ts for why that is durable against a killed process).
  */
-export { openStore, TimelineStore, systemClock, DEFAULT_CHECKPOINT_EVERY } from './store';
+export { openStore, TimelineStore, systemClock, ADAPTIVE_CHECKPOINTS } from './store';
 export type { Clock, StoreOptions, TimelineBounds, StoreStats } from './store';
 export { PodscopeStoreError } from './errors';
 export type { StoreErrorCode } from './errors';

@@ -13,6 +13,8 @@ export type SnapshotCodec = 'json' | 'json+gzip';
 export interface EncodedSnapshot {
   codec: SnapshotCodec;
   body: Buffer;
+  /** Size of the JSON before compression: what a seek from this snapshot has to parse. */
+  rawBytes: number;
 }
 
 /** Below this many bytes a snapshot is stored as plain JSON (gzip's header would be overhead). */
@@ -20,8 +22,12 @@ const GZIP_FROM_BYTES = 2048;
 
 export function encodeSnapshot(state: ClusterState): EncodedSnapshot {
   const json = Buffer.from(encode(state), 'utf8');
-  if (json.length < GZIP_FROM_BYTES) return { codec: 'json', body: json };
-  return { codec: 'json+gzip', body: gzipSync(json, { level: constants.Z_BEST_SPEED }) };
+  if (json.length < GZIP_FROM_BYTES) return { codec: 'json', body: json, rawBytes: json.length };
+  return {
+    codec: 'json+gzip',
+    body: gzipSync(json, { level: constants.Z_BEST_SPEED }),
+    rawBytes: json.length,
+  };
 }
 
 export function decodeSnapshot(codec: string, body: Buffer | Uint8Array): ClusterState {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { entityId, type TimelineEvent, type UnsequencedEvent } from '@/lib/timeline';
 import { PodscopeStoreError } from './errors';
-import { openStore, type TimelineStore } from './store';
+import { adaptiveCheckpointDue, openStore, type TimelineStore } from './store';
 import { SyntheticWorkload } from './synthetic';
 import { tempDir } from './testkit';
 
@@ -316,5 +316,27 @@ describe('timeline time', () => {
     expect(store.range({ from: 1_600, to: 2_500 }).map((e) => e.seq)).toEqual([2, 3]);
     expect(store.stateAt(2_000).seq).toBe(3);
     expect(store.stateAt(1_999).seq).toBe(1);
+  });
+});
+
+describe('checkpoints by default follow the cost of a seek', () => {
+  it('are due once the events since the last add up to its size, within bounds', () => {
+    // Few events: never, however many bytes.
+    expect(adaptiveCheckpointDue(999, 10_000_000, 1_000)).toBe(false);
+    // Enough events, but fewer bytes than the checkpoint a seek would start from.
+    expect(adaptiveCheckpointDue(5_000, 2_000_000, 30_000_000)).toBe(false);
+    expect(adaptiveCheckpointDue(5_000, 30_000_000, 30_000_000)).toBe(true);
+    // A huge state still gets one now and then.
+    expect(adaptiveCheckpointDue(50_000, 1, 1e12)).toBe(true);
+    // No checkpoint yet: after the minimum.
+    expect(adaptiveCheckpointDue(1_000, 1, 0)).toBe(true);
+  });
+
+  it('a small timeline gets one every thousand-odd events, and seeks find them', () => {
+    for (let i = 0; i < 35; i++)
+      store.append(Array.from({ length: 100 }, (_, j) => cri(1_000 + i * 100 + j)));
+    // 3,500 events of a tiny state: one at 1,000, 2,000 and 3,000.
+    expect(store.stats().checkpoints).toBe(3);
+    expect(store.stateAt(1_000 + 3_499).seq).toBe(3_500);
   });
 });

@@ -49,6 +49,10 @@ interface Written {
   live?: ClusterState;
   /** Set when the transaction also wrote a checkpoint. */
   checkpointSeq?: number;
+  /** The JSON size of that checkpoint. */
+  checkpointRawBytes?: number;
+  /** Event bytes since the last checkpoint, this batch included (when none was written). */
+  bytesSinceCheckpoint: number;
 }
 
 export interface Clock {
@@ -58,7 +62,25 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-export const DEFAULT_CHECKPOINT_EVERY = 5_000;
+/**
+ * Without a fixed `checkpointEvery`, checkpoints follow the cost of a seek. A seek decodes the
+ * nearest checkpoint and then every event after it, so the work between two checkpoints is best
+ * kept about as large as one checkpoint: a new one is written once the events since the last
+ * add up to its JSON size. A small cluster gets a checkpoint every thousand-odd events (seeks stay
+ * fast), a 10,000-pod one much more rarely (writing tens of megabytes every few seconds would
+ * starve the relist loops, and parsing them dominates such a seek anyway). Bounded both ways.
+ */
+export const ADAPTIVE_CHECKPOINTS = { minEvents: 1_000, maxEvents: 50_000 } as const;
+
+/** The adaptive rule: `events` (`bytes` of JSON) since a checkpoint of `checkpointBytes`. */
+export function adaptiveCheckpointDue(
+  events: number,
+  bytes: number,
+  checkpointBytes: number,
+): boolean {
+  if (events >= ADAPTIVE_CHECKPOINTS.maxEvents) return true;
+  return events >= ADAPTIVE_CHECKPOINTS.minEvents && bytes >= checkpointBytes;
+}
 
 /** Seek results kept to start the next seek from (scrubbing, replay playback). */
 const RECENT_STATES = 4;
@@ -68,7 +90,10 @@ export interface StoreOptions {
   path?: string;
   /** Applied by `retention()` when it is called without a policy. */
   retention?: RetentionPolicy;
-  /** Write a checkpoint once this many events have been appended since the last (default 5,000). */
+  /**
+   * Write a checkpoint once exactly this many events have been appended since the last. Default:
+   * adaptive (ADAPTIVE_CHECKPOINTS), once the events since the last add up to its size.
+   */
   checkpointEvery?: number;
   /** Used for retention's age cut-off and the created-at of checkpoints and saved timelines. */
   clock?: Clock;
@@ -125,7 +150,12 @@ export class TimelineStore {
   readonly path: string;
   private readonly db: Db;
   private readonly clock: Clock;
-  private readonly checkpointEvery: number;
+  /** Fixed checkpoint interval in events, or undefined for the adaptive policy. */
+  private readonly checkpointEvery: number | undefined;
+  /** JSON bytes of the events appended since the last checkpoint (adaptive policy). */
+  private bytesSinceCheckpoint = 0;
+  /** JSON size of the last checkpoint written by this process (0: none yet). */
+  private lastCheckpointRawBytes = 0;
   private readonly maxEventBytes: number;
   private readonly policy: RetentionPolicy;
   private readonly events: EventTable;
@@ -147,10 +177,10 @@ export class TimelineStore {
     this.db = db;
     this.path = path;
     this.clock = options.clock ?? systemClock;
-    this.checkpointEvery = Math.max(
-      1,
-      Math.floor(options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY),
-    );
+    this.checkpointEvery =
+      options.checkpointEvery === undefined
+        ? undefined
+        : Math.max(1, Math.floor(options.checkpointEvery));
     this.maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
     this.policy = options.retention ?? {};
     this.events = new EventTable(db);
@@ -197,7 +227,11 @@ export class TimelineStore {
     }
     const last = written.batch.rows[written.batch.rows.length - 1];
     if (last) this.marks = { ...this.marks, highSeq: last.seq, highT: written.batch.lastT };
-    if (written.checkpointSeq !== undefined) this.lastCheckpointSeq = written.checkpointSeq;
+    if (written.checkpointSeq !== undefined) {
+      this.lastCheckpointSeq = written.checkpointSeq;
+      this.bytesSinceCheckpoint = 0;
+      this.lastCheckpointRawBytes = written.checkpointRawBytes ?? 0;
+    } else this.bytesSinceCheckpoint = written.bytesSinceCheckpoint;
     this.live = written.live;
     return written.batch.events;
   }
@@ -227,16 +261,30 @@ export class TimelineStore {
       );
     }
     this.events.write(batch.rows);
+    let bytesSinceCheckpoint = this.bytesSinceCheckpoint;
+    for (const row of batch.rows) bytesSinceCheckpoint += row.body.length;
     const last = batch.rows[batch.rows.length - 1];
-    if (!last) return { batch };
+    if (!last) return { batch, bytesSinceCheckpoint };
     this.meta.setHigh(last.seq, batch.lastT);
     if (live) for (const e of batch.events) live = reduce(live, e);
-    if (last.seq - this.lastCheckpointSeq < this.checkpointEvery)
-      return live ? { batch, live } : { batch };
+    if (!this.checkpointDue(last.seq - this.lastCheckpointSeq, bytesSinceCheckpoint))
+      return live ? { batch, live, bytesSinceCheckpoint } : { batch, bytesSinceCheckpoint };
     // Reads inside this transaction see the rows just inserted.
     live ??= this.foldTo(last.seq);
-    this.checkpoints.write(live, this.clock.now());
-    return { batch, live, checkpointSeq: last.seq };
+    const { rawBytes } = this.checkpoints.write(live, this.clock.now());
+    return {
+      batch,
+      live,
+      checkpointSeq: last.seq,
+      checkpointRawBytes: rawBytes,
+      bytesSinceCheckpoint: 0,
+    };
+  }
+
+  /** Whether a checkpoint is due after `events` events (`bytes` of JSON) since the last one. */
+  private checkpointDue(events: number, bytes: number): boolean {
+    if (this.checkpointEvery !== undefined) return events >= this.checkpointEvery;
+    return adaptiveCheckpointDue(events, bytes, this.lastCheckpointRawBytes);
   }
 
   /** Events in ascending seq, filtered by timeline time, seq, node and kind. */
@@ -378,10 +426,14 @@ export class TimelineStore {
       const seq = this.marks.highSeq;
       if (seq === 0) return { seq: 0, t: 0, bytes: 0 };
       const state = this.foldTo(seq);
-      const info = this.db
+      const { rawBytes, ...info } = this.db
         .transaction(() => this.checkpoints.write(state, this.clock.now()))
         .immediate();
-      this.lastCheckpointSeq = Math.max(this.lastCheckpointSeq, seq);
+      if (seq >= this.lastCheckpointSeq) {
+        this.lastCheckpointSeq = seq;
+        this.bytesSinceCheckpoint = 0;
+        this.lastCheckpointRawBytes = rawBytes;
+      }
       this.live = state;
       return info;
     });
