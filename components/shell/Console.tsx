@@ -14,6 +14,7 @@ import { Timeline } from '@/components/timeline/Timeline';
 import { Legend } from '@/components/visual/Legend';
 import { BottomPane } from './BottomPane';
 import { Header } from './Header';
+import { StoreWarning } from './StoreWarning';
 import { focusKind, keyAction } from './keys';
 import './console.css';
 
@@ -66,6 +67,7 @@ export function Console() {
             {t('noServer.text')} <a href="?source=demo">{t('noServer.demo')}</a>
           </p>
         ) : null}
+        <StoreWarning active={live && sourceKind === 'live'} />
         {historyError ? (
           <p className="ps-banner ps-banner-warn" role="status">
             {t('historyError', { error: historyError })}

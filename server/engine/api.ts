@@ -36,6 +36,8 @@ export interface Health {
   startedAt: number;
   /** The store's error while it cannot write (disk full …); events are held in memory meanwhile. */
   storeError?: string;
+  /** Events recorded but not yet written, while storeError stands. */
+  heldEvents?: number;
 }
 
 export interface EngineApi {

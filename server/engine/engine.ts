@@ -254,7 +254,7 @@ export class Engine implements EngineApi {
       seq: this.committed.seq,
       subscribers: this.bus.size,
       startedAt: this.startedAt,
-      ...(this.storeError ? { storeError: this.storeError } : {}),
+      ...(this.storeError ? { storeError: this.storeError, heldEvents: this.pending.length } : {}),
     };
   }
 

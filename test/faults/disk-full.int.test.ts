@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { openStore } from '@/server/store';
+import { createCaller } from '@/server/trpc/root';
 import { pod, startRig, type Rig } from './rig';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -54,6 +55,11 @@ describe('a full disk under the store', () => {
     const heldLog = r.logs.filter((l) => l.startsWith('store: '));
     expect(heldLog).toHaveLength(1);
     expect(heldLog[0]).toMatch(/event\(s\) held in memory and retried$/);
+    // What the console asks to show its warning banner.
+    const api = createCaller({ engine: r.engine });
+    const warned = await api.cluster.health();
+    expect(warned.storeError).toBe(health.storeError);
+    expect(warned.heldEvents).toBeGreaterThan(0);
 
     // While full: the live view keeps moving, the committed view (what subscribers and snapshots
     // get) stands still, and nothing crashes.
@@ -79,6 +85,7 @@ describe('a full disk under the store', () => {
     expect(report.eventsRemoved).toBeGreaterThan(0);
     await r.run(1_000, 500);
     expect(r.engine.health().ok).toBe(true);
+    expect(await api.cluster.health()).toEqual({ ok: true, storeError: null, heldEvents: 0 });
     expect(
       r.logs.filter((l) => /^store: writing again; \d+ held event\(s\) recorded$/.test(l)),
     ).toHaveLength(1);

@@ -19,6 +19,20 @@ export const clusterRouter = router({
   snapshot: publicProcedure.query(({ ctx }) => ctx.engine.snapshot()),
 
   /**
+   * What the console should warn about: the store failing to write (events are then held in
+   * memory and reach browsers once it can write again, so a live view would otherwise just
+   * look quiet).
+   */
+  health: publicProcedure.query(({ ctx }) => {
+    const h = ctx.engine.health();
+    return {
+      ok: h.ok,
+      storeError: h.storeError ?? null,
+      heldEvents: h.heldEvents ?? 0,
+    };
+  }),
+
+  /**
    * The current snapshot, then deltas, each tracked by the seq of its last event. Reconnecting
    * with lastEventId resumes with no gap and no duplicate: subscribe to the live bus first, then
    * backfill from the store, then skip anything at or below the last sent seq.
