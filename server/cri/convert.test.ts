@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  intern,
+  stringMap,
   nsToMs,
   parseNodeResources,
   parseRestartCount,
@@ -372,5 +374,18 @@ describe('bounds on what a runtime sends', () => {
     expect(c.message?.endsWith('…')).toBe(true);
     expect(c.reason?.length).toBe(CRI_TEXT_LIMITS.short);
     expect(c.name.length).toBe(CRI_TEXT_LIMITS.name);
+  });
+});
+
+describe('intern', () => {
+  it('hands out one copy of equal label and annotation values', () => {
+    const a = stringMap({ path: ['/dev/', 'termination-log'].join('') });
+    const b = stringMap({ path: ['/dev/term', 'ination-log'].join('') });
+    expect(a.path).toBe('/dev/termination-log');
+    expect(intern(['/dev/termi', 'nation-log'].join(''))).toBe(b.path);
+  });
+
+  it('keeps the entries stringMap always kept', () => {
+    expect(stringMap({ a: '1', b: 2, c: '3' })).toEqual({ a: '1', c: '3' });
   });
 });

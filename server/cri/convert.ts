@@ -93,7 +93,7 @@ function bounded(v: unknown, max: number): string {
 }
 const name = (v: unknown) => bounded(v, CRI_TEXT_LIMITS.name);
 const id = (v: unknown) => bounded(v, CRI_TEXT_LIMITS.id);
-const short = (v: unknown) => bounded(v, CRI_TEXT_LIMITS.short);
+const short = (v: unknown) => intern(bounded(v, CRI_TEXT_LIMITS.short));
 
 function bool(v: unknown): boolean {
   return v === true;
@@ -109,16 +109,41 @@ function strings(v: unknown): string[] {
 
 /** A map<string,string> field, copied; non-string values dropped. */
 export function stringMap(v: unknown): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(obj(v))
-      .filter(
-        (e): e is [string, string] =>
-          typeof e[1] === 'string' &&
-          e[0].length <= CRI_TEXT_LIMITS.key &&
-          e[1].length <= CRI_TEXT_LIMITS.value,
-      )
-      .slice(0, CRI_TEXT_LIMITS.entries),
-  );
+  const out: Record<string, string> = {};
+  let n = 0;
+  for (const [key, value] of Object.entries(obj(v))) {
+    if (n >= CRI_TEXT_LIMITS.entries) break;
+    if (
+      typeof value !== 'string' ||
+      key.length > CRI_TEXT_LIMITS.key ||
+      value.length > CRI_TEXT_LIMITS.value
+    )
+      continue;
+    out[key] = intern(value);
+    n++;
+  }
+  return out;
+}
+
+/**
+ * One copy of each label and annotation value, image name and reference across every record of
+ * every node. A full node repeats the same few values on hundreds of records ("File",
+ * "/dev/termination-log", the image, the pod's spec annotation on its sandbox's listed and
+ * inspected records), and each decode makes fresh strings: shared, the server's heap (and so
+ * every full GC's marking) shrinks with them. Bounded: when full the pool starts again (a runtime
+ * naming something new every relist cannot grow it without limit).
+ */
+const INTERN_MAX_ENTRIES = 200_000;
+const INTERN_MAX_CHARS = 16_384;
+let pool = new Map<string, string>();
+
+export function intern(s: string): string {
+  if (s.length > INTERN_MAX_CHARS) return s;
+  const held = pool.get(s);
+  if (held !== undefined) return held;
+  if (pool.size >= INTERN_MAX_ENTRIES) pool = new Map();
+  pool.set(s, s);
+  return s;
 }
 
 const INTEGER = /^[+-]?\d+$/;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RuntimeContainer, RuntimeSandbox } from '@/lib/kubelet/runtime';
-import { NodeWatcher, type RelistOutcome, type WatcherSink } from './node-watcher';
+import { NodeWatcher, phase, type RelistOutcome, type WatcherSink } from './node-watcher';
 import type { RuntimeClient } from './runtime-client';
 
 const sandbox = (
@@ -176,5 +176,16 @@ describe('NodeWatcher relist', () => {
     rt.failing.clear();
     await watcher.relist();
     expect(outcomes[2]?.transitions.map((t) => [t.type, t.id])).toEqual([['ContainerExited', 'a']]);
+  });
+});
+
+describe('phase', () => {
+  it('spreads nodes over the period, stably', () => {
+    const phases = Array.from({ length: 200 }, (_, i) => phase(`node-${i}`, 1000));
+    for (const p of phases) expect(p >= 0 && p < 1000).toBe(true);
+    expect(phase('node-7', 1000)).toBe(phases[7]);
+    // Not all in one corner of the period: each quarter holds some.
+    for (let q = 0; q < 4; q++)
+      expect(phases.filter((p) => p >= q * 250 && p < (q + 1) * 250).length).toBeGreaterThan(20);
   });
 });

@@ -112,7 +112,7 @@ export class NodeWatcher {
 
   stop(): void {
     this.stopped = true;
-    for (const t of this.timers) clearInterval(t);
+    for (const t of this.timers) clearTimeout(t);
     this.timers = [];
     this.streamAbort.abort();
     this.client.close();
@@ -137,8 +137,22 @@ export class NodeWatcher {
     return { sandboxes: [...this.sandboxes.values()], containers: [...this.containers.values()] };
   }
 
+  /**
+   * Runs `fn` every `ms`, starting at this node's own phase of the period (phase()), so that many
+   * nodes connected together do not all relist in the same millisecond: their answers then arrive
+   * spread over the period instead of queueing behind each other (and their buffers living long
+   * enough to be promoted and force full GCs).
+   */
   private every(ms: number, fn: () => void): void {
-    this.timers.push(setInterval(fn, ms));
+    const first = setTimeout(
+      () => {
+        if (this.stopped) return;
+        fn();
+        this.timers.push(setInterval(fn, ms));
+      },
+      phase(this.name, ms),
+    );
+    this.timers.push(first);
   }
 
   private async connect(): Promise<void> {
@@ -268,7 +282,11 @@ export class NodeWatcher {
       const prev = this.sandboxes.get(s.id);
       sandboxes.set(
         s.id,
-        fresh ?? (prev && prev.state === s.state ? prev : { ...s, inspected: false }),
+        fresh
+          ? shareMaps(fresh, s)
+          : prev && prev.state === s.state
+            ? prev
+            : { ...s, inspected: false },
       );
     }
     const uidOfSandbox = (id: string) => sandboxes.get(id)?.uid ?? this.sandboxes.get(id)?.uid;
@@ -278,7 +296,7 @@ export class NodeWatcher {
     for (const c of listedContainers) {
       const fresh = inspectedContainers.get(c.id);
       const prev = this.containers.get(c.id);
-      if (fresh) containers.set(c.id, fresh);
+      if (fresh) containers.set(c.id, shareMaps(fresh, c));
       else if (planned.has(c.id)) {
         // Inspection failed: keep the old record (the diff repeats next pass) or, if new, hold
         // the listed record back so it is reported once it can be read.
@@ -455,6 +473,54 @@ export class NodeWatcher {
       this.timers.push(setTimeout(() => void this.watchEvents(), delay));
     }
   }
+}
+
+/** A stable offset in [0, ms) for a node: FNV-1a of its name, scaled to the period. */
+export function phase(name: string, ms: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    h ^= name.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return Math.floor(((h >>> 0) / 2 ** 32) * ms);
+}
+
+/**
+ * The inspected record with the listed record's labels and annotations objects when they hold
+ * the same entries (they usually do: the CRI returns the same maps from List and Status), so a
+ * node's records keep one copy of each map instead of two.
+ */
+function shareMaps<
+  T extends {
+    labels: Readonly<Record<string, string>>;
+    annotations: Readonly<Record<string, string>>;
+  },
+>(
+  inspected: T,
+  listed: {
+    labels: Readonly<Record<string, string>>;
+    annotations: Readonly<Record<string, string>>;
+  },
+): T {
+  const labels = sameEntries(inspected.labels, listed.labels);
+  const annotations = sameEntries(inspected.annotations, listed.annotations);
+  if (!labels && !annotations) return inspected;
+  return {
+    ...inspected,
+    ...(labels ? { labels: listed.labels } : {}),
+    ...(annotations ? { annotations: listed.annotations } : {}),
+  };
+}
+
+function sameEntries(
+  a: Readonly<Record<string, string>>,
+  b: Readonly<Record<string, string>>,
+): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const k of keys) if (a[k] !== b[k] || !Object.hasOwn(b, k)) return false;
+  return true;
 }
 
 function podUidOf(
