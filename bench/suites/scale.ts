@@ -181,7 +181,9 @@ export async function benchScale(options: ScaleOptions = {}): Promise<ScaleResul
       };
     });
     const loadStart = Date.now();
-    await page.goto(`${srv.url}/en`);
+    // The server is busy with 91 nodes' relists and the page's own 38 MB snapshot: the load
+    // event can take longer than Playwright's default; the canvas below is what counts.
+    await page.goto(`${srv.url}/en`, { waitUntil: 'commit', timeout: 180_000 });
     await page.waitForSelector('canvas.ps-canvas', { timeout: 180_000 });
     await page.waitForFunction(
       (n) => document.querySelectorAll('[data-layer="node"]').length >= n,

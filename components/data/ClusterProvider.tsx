@@ -17,7 +17,7 @@ import {
 } from 'react';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { emptyState, type ClusterState } from '@/lib/timeline/state';
-import { matchesFilter, type LogFilter } from '@/components/log/filter';
+import type { LogFilter } from '@/components/log/filter';
 import { layerOfId, type Layer } from './entity';
 import {
   cursorTime,
@@ -33,6 +33,7 @@ import {
 } from './cursor';
 import type { ClusterSource, SourceStatus } from './source';
 import { TimelineBuffer } from './timeline-buffer';
+import { VisibleEvents } from './visible-events';
 import type { SourceKind, ViewState } from './url-state';
 import { useClock } from './use-clock';
 import { useUrlView } from './use-url-view';
@@ -207,12 +208,14 @@ export function ClusterProvider({
 
   const selectionLayer = selection ? layerOfId(state, selection) : undefined;
 
+  // Only the events appended since the last update are filtered (the same array when none match).
+  const [visible] = useState(() => new VisibleEvents());
   const visibleEvents = useMemo(() => {
     if (!buffer) return [];
     const sel = selection && selectionLayer ? { id: selection, layer: selectionLayer } : undefined;
-    return buffer.events.filter((e) => matchesFilter(e, filter, sel));
+    return visible.get(buffer.events, filter, sel);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [buffer, version, filter, selection, selectionLayer]);
+  }, [visible, buffer, version, filter, selection, selectionLayer]);
 
   const actions = useMemo<ClusterActions>(() => {
     const clock = () => now();

@@ -8,7 +8,7 @@ import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior } from 'd3';
 import { useCluster } from '@/components/data/ClusterProvider';
-import { CanvasScene } from './CanvasScene';
+import { CanvasScene, type CanvasPainter } from './CanvasScene';
 import {
   DEFAULT_MAX_FIT_ZOOM,
   detailAt,
@@ -27,6 +27,7 @@ export const CANVAS_THRESHOLD = 1500;
 /** Below this width the diagram grows downwards instead of shrinking to fit. */
 const NARROW = 600;
 const ZOOM_STRIP = 40;
+const NO_PULSES: ReadonlyMap<string, number> = new Map();
 
 /**
  * On a phone the details panel sits below the diagram, out of sight: a tap that selects
@@ -57,6 +58,7 @@ export function Diagram({
   const [box, size] = useElementSize<HTMLDivElement>();
   const svgRef = useRef<SVGSVGElement | null>(null);
   const canvasRef = useRef<HTMLCanvasElement | null>(null);
+  const painterRef = useRef<CanvasPainter | null>(null);
   const zoomRef = useRef<ZoomBehavior<Element, unknown> | null>(null);
   const [transform, setTransform] = useState<Transform>({ x: 0, y: 0, k: 1 });
   const userZoomed = useRef(false);
@@ -88,15 +90,31 @@ export function Diagram({
   const mode = layout.podCount > CANVAS_THRESHOLD ? 'canvas' : 'svg';
   const detail = detailAt(transform.k);
 
-  // Attach d3-zoom to whichever surface is drawing; it only reports transforms.
+  // Attach d3-zoom to whichever surface is drawing; it only reports transforms. The canvas is
+  // painted straight from the gesture, one paint per frame, and React hears of the transform
+  // when the gesture ends or the level of detail changes: a pan re-renders nothing.
   useEffect(() => {
     const el = mode === 'svg' ? svgRef.current : canvasRef.current;
     if (!el) return;
+    let committed: Transform | undefined;
+    let latest: Transform | undefined;
+    const commit = (tr: Transform) => {
+      committed = tr;
+      setTransform(tr);
+    };
     const behaviour = d3zoom<Element, unknown>()
       .scaleExtent([0.01, 6])
       .on('zoom', (event: { transform: Transform; sourceEvent: unknown }) => {
         if (event.sourceEvent) userZoomed.current = true;
-        setTransform({ x: event.transform.x, y: event.transform.y, k: event.transform.k });
+        const tr = { x: event.transform.x, y: event.transform.y, k: event.transform.k };
+        latest = tr;
+        const painter = painterRef.current;
+        if (mode === 'canvas' && painter && committed && detailAt(tr.k) === detailAt(committed.k))
+          painter.setTransform(tr);
+        else commit(tr);
+      })
+      .on('end', () => {
+        if (latest && latest !== committed) commit(latest);
       });
     zoomRef.current = behaviour;
     const sel = select<Element, unknown>(el);
@@ -144,13 +162,14 @@ export function Diagram({
 
   // Pulses are recomputed four times a second at most, not every frame.
   const pulseClock = Math.floor(now / 250);
+  // Only the SVG scene draws them.
   const pulses = useMemo(
     () =>
-      buffer && cursor.mode !== 'paused'
+      buffer && cursor.mode !== 'paused' && mode === 'svg'
         ? recentChanges(buffer, now, 1500 * Math.max(1, speed))
-        : new Map<string, number>(),
+        : NO_PULSES,
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [buffer, version, cursor.mode, pulseClock, speed],
+    [buffer, version, cursor.mode, pulseClock, speed, mode],
   );
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -197,6 +216,7 @@ export function Diagram({
       ) : (
         <CanvasScene
           ref={canvasRef}
+          painter={painterRef}
           layout={layout}
           transform={transform}
           detail={detail}

@@ -15,7 +15,7 @@ import {
   type ClusterLayout,
 } from './layout';
 import { navigate } from './navigate';
-import { assignSlots, EMPTY_SLOTS } from './slots';
+import { assignSlots, EMPTY_SLOTS, type SlotBook } from './slots';
 
 const T0 = Date.UTC(2026, 10, 29, 9, 0, 0);
 const tl = createDemoTimeline({ start: T0, durationMs: 10 * 60_000 });
@@ -194,5 +194,33 @@ describe('cluster layout', () => {
       0,
     );
     expect(total).toBe(10_000);
+  });
+});
+
+describe('layout caches', () => {
+  it('lay out a stream of updates exactly as afresh, reusing untouched nodes', () => {
+    // A structurally equal copy of the state defeats every cache: the reference result.
+    const cold = (s: ClusterState, slots: SlotBook) =>
+      layoutCluster(JSON.parse(JSON.stringify(s)) as ClusterState, slots, desktop);
+    let book = EMPTY_SLOTS;
+    let prev: ClusterLayout | undefined;
+    let reused = 0;
+    let state = tl.initial;
+    for (let i = 0; i < tl.events.length; i += 9) {
+      state = reduceAll(state, tl.events.slice(i, i + 9));
+      book = assignSlots(book, state);
+      const warm = layoutCluster(state, book, desktop);
+      if (i % 90 === 0) {
+        const ref = cold(state, book);
+        const strip = (l: ClusterLayout) =>
+          JSON.parse(
+            JSON.stringify(l, (k, v: unknown) => (k === 'node' || k === 'pod' ? undefined : v)),
+          ) as unknown;
+        expect(strip(warm)).toEqual(strip(ref));
+      }
+      for (const n of warm.nodes) if (prev?.nodes.includes(n)) reused++;
+      prev = warm;
+    }
+    expect(reused).toBeGreaterThan(0);
   });
 });

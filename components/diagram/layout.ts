@@ -179,57 +179,110 @@ const emptyCounts = (): Record<Tone, number> => ({
   unknown: 0,
 });
 
+/**
+ * The grid for the last slot counts and viewport: it depends on nothing else, and a status
+ * change moves no slot, so a stream of updates reuses it (the search is ~10⁵ steps at 91 nodes).
+ */
+let lastGrid: { key: string; grid: ReturnType<typeof chooseGrid> } | undefined;
+
+function cachedGrid(counts: readonly number[], vp: Viewport): ReturnType<typeof chooseGrid> {
+  const key = `${vp.width}x${vp.height}:${counts.join(',')}`;
+  if (lastGrid?.key !== key) lastGrid = { key, grid: chooseGrid(counts, vp) };
+  return lastGrid.grid;
+}
+
+/**
+ * Node layouts by node, like pods: a node whose view, slots and box are the same as last time
+ * keeps its layout (the reducer shares a node until one of its pods changes), so an update
+ * re-lays out the nodes it touched and no others. Transparent, like the pod cache.
+ */
+interface NodeKey {
+  slots: ReadonlyMap<string, number> | undefined;
+  podCols: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+const nodeCache = new WeakMap<NodeView, { key: NodeKey; layout: NodeLayout }>();
+
+function layoutNode(name: string, node: NodeView, k: NodeKey): NodeLayout {
+  const hit = nodeCache.get(node);
+  if (
+    hit &&
+    hit.layout.id === name &&
+    hit.key.slots === k.slots &&
+    hit.key.podCols === k.podCols &&
+    hit.key.x === k.x &&
+    hit.key.y === k.y &&
+    hit.key.w === k.w &&
+    hit.key.h === k.h
+  )
+    return hit.layout;
+  const g = GEOMETRY;
+  const { x, y, podCols } = k;
+  const tally = emptyCounts();
+  const pods: PodLayout[] = [];
+  for (const pod of Object.values(node.pods)) {
+    const slot = k.slots?.get(pod.uid);
+    if (slot === undefined) continue;
+    const px = x + g.nodePad + (slot % podCols) * (g.podW + g.podGap);
+    const py = y + g.nodeHeader + Math.floor(slot / podCols) * (g.podH + g.podGap);
+    const p = cachedPod(pod, { x: px, y: py, w: g.podW, h: g.podH });
+    tally[p.tone]++;
+    pods.push(p);
+  }
+  pods.sort((a, b) => a.y - b.y || a.x - b.x);
+  const layout: NodeLayout = {
+    id: name,
+    node,
+    state: nodeState(node),
+    tone: nodeTone(node),
+    conditions: layoutConditionPills(node.conditions, x + g.nodePad, y + 31, k.w - 2 * g.nodePad),
+    pods,
+    counts: tally,
+    x,
+    y,
+    w: k.w,
+    h: k.h,
+  };
+  nodeCache.set(node, { key: k, layout });
+  return layout;
+}
+
+function slotCountOf(slots: ReadonlyMap<string, number> | undefined): number {
+  let max = -1;
+  if (slots) for (const v of slots.values()) if (v > max) max = v;
+  return max < 0 ? 1 : max + 1;
+}
+
 export function layoutCluster(state: ClusterState, slots: SlotBook, vp: Viewport): ClusterLayout {
   const g = GEOMETRY;
   const names = Object.keys(state.nodes).sort((a, b) => a.localeCompare(b));
-  const slotCount = (name: string) => {
-    const used = [...(slots.get(name)?.values() ?? [])];
-    return used.length === 0 ? 1 : Math.max(...used) + 1;
-  };
-  const counts = names.map(slotCount);
-  const { podCols, nodeCols } = chooseGrid(counts, vp);
+  const counts = names.map((name) => slotCountOf(slots.get(name)));
+  const { podCols, nodeCols } = cachedGrid(counts, vp);
   const nodeW = nodeSize(podCols, Math.max(1, ...counts)).w;
   const nodes: NodeLayout[] = [];
   let y = 0;
   let podCount = 0;
   for (let row = 0; row * nodeCols < names.length; row++) {
     const rowNames = names.slice(row * nodeCols, (row + 1) * nodeCols);
-    const rowH = Math.max(...rowNames.map((n) => nodeSize(podCols, slotCount(n)).h));
+    const rowCounts = counts.slice(row * nodeCols, (row + 1) * nodeCols);
+    const rowH = Math.max(...rowCounts.map((c) => nodeSize(podCols, c).h));
     rowNames.forEach((name, col) => {
       const node = state.nodes[name];
       if (!node) return;
       const x = col * (nodeW + g.nodeGap);
-      const tally = emptyCounts();
-      const pods: PodLayout[] = [];
-      for (const pod of Object.values(node.pods)) {
-        const slot = slots.get(name)?.get(pod.uid);
-        if (slot === undefined) continue;
-        const px = x + g.nodePad + (slot % podCols) * (g.podW + g.podGap);
-        const py = y + g.nodeHeader + Math.floor(slot / podCols) * (g.podH + g.podGap);
-        const p = cachedPod(pod, { x: px, y: py, w: g.podW, h: g.podH });
-        tally[p.tone]++;
-        pods.push(p);
-      }
-      pods.sort((a, b) => a.y - b.y || a.x - b.x);
-      podCount += pods.length;
-      nodes.push({
-        id: name,
-        node,
-        state: nodeState(node),
-        tone: nodeTone(node),
-        conditions: layoutConditionPills(
-          node.conditions,
-          x + g.nodePad,
-          y + 31,
-          nodeW - 2 * g.nodePad,
-        ),
-        pods,
-        counts: tally,
+      const n = layoutNode(name, node, {
+        slots: slots.get(name),
+        podCols,
         x,
         y,
         w: nodeW,
         h: rowH,
       });
+      podCount += n.pods.length;
+      nodes.push(n);
     });
     y += rowH + g.nodeGap;
   }

@@ -51,12 +51,23 @@ type Ctx = Pick<
   textBaseline: CanvasTextBaseline;
 };
 
+/** Parsed icon paths, once per icon rather than per glyph per frame. */
+const paths = new Map<string, Path2D>();
+function iconPath(d: string): Path2D {
+  let p = paths.get(d);
+  if (!p) {
+    p = new Path2D(d);
+    paths.set(d, p);
+  }
+  return p;
+}
+
 function glyph(ctx: Ctx, tone: Tone, x: number, y: number, size: number): void {
   const icon = TONE_ICON[tone];
   ctx.save();
   ctx.translate(x, y);
   ctx.scale(size / 12, size / 12);
-  const path = new Path2D(icon.d);
+  const path = iconPath(icon.d);
   ctx.lineWidth = 1.7;
   ctx.strokeStyle = TONE_COLOR[tone];
   ctx.fillStyle = TONE_COLOR[tone];

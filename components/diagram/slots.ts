@@ -15,11 +15,24 @@ const byNamespaceName = (a: PodView, b: PodView) =>
     ? a.name.localeCompare(b.name)
     : a.namespace.localeCompare(b.namespace);
 
+/**
+ * The pods record each node's slots were last checked against. The reducer shares a node's pods
+ * record until one of its pods changes, so a node whose record is the same has the same pods
+ * and keeps its slots without a look (a 10,000-pod cluster re-slots only the nodes that moved).
+ */
+const checkedAgainst = new WeakMap<ReadonlyMap<string, number>, object>();
+
 export function assignSlots(prev: SlotBook, state: ClusterState): SlotBook {
   const next = new Map<string, ReadonlyMap<string, number>>();
   let changed = prev.size !== Object.keys(state.nodes).length;
   for (const [name, node] of Object.entries(state.nodes)) {
-    const old = prev.get(name) ?? new Map<string, number>();
+    const known = prev.get(name);
+    if (known && checkedAgainst.get(known) === node.pods) {
+      next.set(name, known);
+      continue;
+    }
+    if (!known) changed = true;
+    const old = known ?? new Map<string, number>();
     const pods = Object.values(node.pods);
     const kept = new Map<string, number>();
     for (const p of pods) {
@@ -28,6 +41,7 @@ export function assignSlots(prev: SlotBook, state: ClusterState): SlotBook {
     }
     const newcomers = pods.filter((p) => !kept.has(p.uid)).sort(byNamespaceName);
     if (newcomers.length === 0 && kept.size === old.size) {
+      checkedAgainst.set(old, node.pods);
       next.set(name, old);
       continue;
     }
@@ -39,6 +53,7 @@ export function assignSlots(prev: SlotBook, state: ClusterState): SlotBook {
       kept.set(p.uid, free);
       taken.add(free);
     }
+    checkedAgainst.set(kept, node.pods);
     next.set(name, kept);
   }
   return changed ? next : prev;

@@ -5,13 +5,12 @@
  * rows after the cursor are the future (dimmed), the row at the cursor is marked.
  */
 import { useTranslations } from 'next-intl';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { useCluster } from '@/components/data/ClusterProvider';
-import { describeEvent, podNameIndex } from './describe';
-import { filterOptions } from './filter';
 import { LogFilters } from './LogFilters';
 import { LogRow } from './LogRow';
+import { LogOptions, PodNames, RowCache } from './indexes';
 import './log.css';
 
 /** Rows drawn around the cursor; the rest of a long buffer stays out of the DOM. */
@@ -35,31 +34,30 @@ export function EventLog() {
   // Scoped to one container, the object column would repeat the selection on every row.
   const scopedToContainer = filter.followSelection && selectionLayer === 'container';
 
+  // Kept up to date rather than rebuilt per update (the same Map until pods come or go).
+  const [podNames] = useState(() => new PodNames());
   const names = useMemo(
-    () =>
-      podNameIndex(
-        buffer?.events ?? [],
-        Object.values(state.nodes).flatMap((n) => Object.values(n.pods)),
-      ),
+    () => podNames.get(buffer?.events ?? [], state),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [buffer, version, state],
+    [podNames, buffer, version, state],
   );
+  const [logOptions] = useState(() => new LogOptions());
   const options = useMemo(
-    () => filterOptions(buffer?.events ?? []),
+    () => logOptions.get(buffer?.events ?? []),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [buffer, version],
+    [logOptions, buffer, version],
   );
+  // Only the filtered node's pods matter here, not every update elsewhere in the cluster.
+  const filterNodePods = filter.node ? state.nodes[filter.node]?.pods : undefined;
   const pods = useMemo(
     () =>
       [...names.entries()]
         .filter(
-          ([uid]) =>
-            !filter.node ||
-            Object.values(state.nodes[filter.node]?.pods ?? {}).some((p) => p.uid === uid),
+          ([uid]) => !filter.node || Object.values(filterNodePods ?? {}).some((p) => p.uid === uid),
         )
         .sort((a, b) => a[1].localeCompare(b[1]))
         .slice(0, 500),
-    [names, filter.node, state],
+    [names, filter.node, filterNodePods],
   );
 
   // How many visible events happened by the cursor (they are in seq order, times ascending).
@@ -75,13 +73,14 @@ export function EventLog() {
   const end = Math.min(visibleEvents.length, upTo + AFTER);
   const currentSeq = visibleEvents[upTo - 1]?.seq;
   // Described once per window of rows, not per frame.
+  const [rowCache] = useState(() => new RowCache());
   const rows = useMemo(
     () =>
       visibleEvents
         .slice(start, end)
         .reverse()
-        .map((e) => ({ e, row: describeEvent(e, (uid) => names.get(uid)) })),
-    [visibleEvents, start, end, names],
+        .map((e) => ({ e, row: rowCache.get(e, names) })),
+    [rowCache, visibleEvents, start, end, names],
   );
   // Rounded up, so an event of the last fraction of a second never reads "in 1s".
   const referenceSecond = Math.ceil(reference / 1000) * 1000;

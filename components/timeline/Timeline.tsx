@@ -17,7 +17,7 @@ import {
 import { useCluster } from '@/components/data/ClusterProvider';
 import { IncidentMarkers } from '@/components/incident/IncidentMarkers';
 import { useElementSize } from '@/components/diagram/use-element-size';
-import { podNameIndex } from '@/components/log/describe';
+import { PodNames } from '@/components/log/indexes';
 import { useAbsoluteTime } from '@/components/visual/RelativeTime';
 import { TONE_COLOR } from '@/components/visual/palette';
 import { formatDuration } from '@/components/visual/duration';
@@ -34,6 +34,8 @@ const LANE_H = 14;
 const AXIS_H = 22;
 /** Lanes are rebuilt when the window crosses a step like this, not on every frame. */
 const LANE_STEP_MS = 5_000;
+/** Lanes drawn at most (node lanes first, then the busiest pods). */
+const MAX_LANES = 60;
 /** Lane labels are monospaced (10.5 px): about this wide per character. */
 const LABEL_CHAR_W = 6.5;
 /** A lane's label, cut to leave the track's first pixels to the markers. */
@@ -84,22 +86,20 @@ export function Timeline() {
   // their range moves in steps so playing does not rebuild them every frame.
   const laneFrom = Math.floor(win.from / LANE_STEP_MS) * LANE_STEP_MS;
   const laneTo = Math.ceil(win.to / LANE_STEP_MS) * LANE_STEP_MS;
+  const [podNames] = useState(() => new PodNames());
   const lanes = useMemo(() => {
     if (!buffer) return [];
     const latest = buffer.latest;
-    const pods = Object.values(latest.nodes).flatMap((n) => Object.values(n.pods));
-    const names = podNameIndex(buffer.events, pods);
-    return buildLanes(
-      buffer.events,
-      { from: laneFrom, to: laneTo },
-      names,
-      Object.keys(latest.nodes),
-      {
-        maxLanes: 60,
-        ...(selectedPod ? { selectedPod } : {}),
-        currentPods: new Map(pods.map((p) => [p.uid, p.node])),
-      },
-    );
+    const nodeNames = Object.keys(latest.nodes);
+    // With a lane per node filling the budget there are no pod lanes: skip the pods entirely.
+    const podLanes = nodeNames.length < MAX_LANES;
+    const pods = podLanes ? Object.values(latest.nodes).flatMap((n) => Object.values(n.pods)) : [];
+    const names = podLanes ? podNames.get(buffer.events, latest) : new Map<string, string>();
+    return buildLanes(buffer.events, { from: laneFrom, to: laneTo }, names, nodeNames, {
+      maxLanes: MAX_LANES,
+      ...(selectedPod ? { selectedPod } : {}),
+      currentPods: new Map(pods.map((p) => [p.uid, p.node])),
+    });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [buffer, version, laneFrom, laneTo, selectedPod]);
   const inView = (m: number) => m >= win.from && m <= win.to;

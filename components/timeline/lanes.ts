@@ -101,12 +101,18 @@ export function buildLanes(
     return l;
   };
   for (const n of nodes) lane(n, 'node', n, n);
+  // Node lanes come first: when the nodes alone fill the lanes, no pod lane can be shown, so
+  // none is built (a 10,000-pod cluster would otherwise build and rank 10,000 lanes per update).
+  const noPods = nodeLanes.size >= opts.maxLanes;
   // Pods that exist now get a lane even without transitions in the window.
-  for (const [uid, node] of opts.currentPods ?? []) lane(uid, 'pod', node, names.get(uid) ?? uid);
+  if (!noPods)
+    for (const [uid, node] of opts.currentPods ?? []) lane(uid, 'pod', node, names.get(uid) ?? uid);
   for (const e of events) {
     if (e.t < window.from || e.t > window.to) continue;
+    if (noPods && (e.kind === 'container' || e.kind === 'pod')) continue;
     const m = markerOf(e);
     if (!m) continue;
+    if (noPods && m.lane !== e.node) continue;
     const target =
       m.lane === e.node
         ? lane(e.node, 'node', e.node, e.node)
@@ -116,10 +122,13 @@ export function buildLanes(
   let pods = [...podLanes.values()];
   const budget = Math.max(0, opts.maxLanes - nodeLanes.size);
   if (pods.length > budget) {
-    const score = (l: Lane) =>
-      (l.id === opts.selectedPod ? 1e9 : 0) +
-      l.markers.filter((m) => m.tone === 'failed').length * 10 +
-      l.markers.length;
+    const scores = new Map<Lane, number>();
+    for (const l of pods) {
+      let failed = 0;
+      for (const m of l.markers) if (m.tone === 'failed') failed++;
+      scores.set(l, (l.id === opts.selectedPod ? 1e9 : 0) + failed * 10 + l.markers.length);
+    }
+    const score = (l: Lane) => scores.get(l) ?? 0;
     const keep = new Set(
       [...pods]
         .sort((a, b) => score(b) - score(a))
@@ -128,10 +137,16 @@ export function buildLanes(
     );
     pods = pods.filter((l) => keep.has(l.id));
   }
+  const byNode = new Map<string, Lane[]>();
+  for (const p of pods) {
+    const list = byNode.get(p.node);
+    if (list) list.push(p);
+    else byNode.set(p.node, [p]);
+  }
   const out: Lane[] = [];
   for (const n of [...nodeLanes.values()].sort((a, b) => a.id.localeCompare(b.id))) {
     out.push(n);
-    out.push(...pods.filter((p) => p.node === n.id).sort((a, b) => a.label.localeCompare(b.label)));
+    out.push(...(byNode.get(n.id) ?? []).sort((a, b) => a.label.localeCompare(b.label)));
   }
   return out;
 }
