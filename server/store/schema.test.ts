@@ -43,7 +43,7 @@ describe('opening', () => {
     expect(db.pragma('application_id', { simple: true })).toBe(PODSCOPE_APPLICATION_ID);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('auto_vacuum', { simple: true })).toBe(2);
-    expect(db.prepare('SELECT version FROM schema_version').pluck().all()).toEqual([1]);
+    expect(db.prepare('SELECT version FROM schema_version').pluck().all()).toEqual([1, 2]);
     db.close();
   });
 
@@ -81,7 +81,7 @@ describe('opening', () => {
     expect(again.latestSeq()).toBe(seq);
     again.close();
     const db = new Database(join(tmp.dir, 'timeline.db'), { readonly: true });
-    expect(db.prepare('SELECT count(*) FROM schema_version').pluck().get()).toBe(1);
+    expect(db.prepare('SELECT count(*) FROM schema_version').pluck().get()).toBe(2);
     db.close();
   });
 });
@@ -134,7 +134,7 @@ describe('refusing files that are not a usable Podscope timeline', () => {
     const err = storeError(() => openStore({ path: tmp.dir }));
     expect(err.code).toBe('NEWER_SCHEMA');
     expect(err.message).toContain(
-      'written by a newer Podscope (timeline schema v9; this build reads up to v1)',
+      'written by a newer Podscope (timeline schema v9; this build reads up to v2)',
     );
   });
 
@@ -166,8 +166,8 @@ describe('refusing files that are not a usable Podscope timeline', () => {
 });
 
 describe('forward migrations', () => {
-  const v2: Migration = {
-    version: 2,
+  const v3: Migration = {
+    version: 3,
     description: 'add a note column to checkpoints',
     up: (db) => db.exec("ALTER TABLE checkpoints ADD COLUMN note TEXT NOT NULL DEFAULT ''"),
   };
@@ -175,22 +175,22 @@ describe('forward migrations', () => {
   it('applies pending migrations once, in order, recording each', () => {
     const file = join(tmp.dir, 'timeline.db');
     openConnection(file).close();
-    const db = openConnection(file, { migrations: [...MIGRATIONS, v2] });
+    const db = openConnection(file, { migrations: [...MIGRATIONS, v3] });
     expect(db.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(
-      [1, 2],
+      [1, 2, 3],
     );
     const columns = db.prepare("SELECT name FROM pragma_table_info('checkpoints')").pluck().all();
     expect(columns).toContain('note');
     db.close();
     // Opening again is a no-op (ALTER TABLE would fail if run twice).
-    openConnection(file, { migrations: [...MIGRATIONS, v2] }).close();
+    openConnection(file, { migrations: [...MIGRATIONS, v3] }).close();
   });
 
   it('a failing migration leaves the previous version intact', () => {
     const file = join(tmp.dir, 'timeline.db');
     openConnection(file).close();
     const broken: Migration = {
-      version: 2,
+      version: 3,
       description: 'broken',
       up: (db) => {
         db.exec('CREATE TABLE half_done (x)');
@@ -198,12 +198,42 @@ describe('forward migrations', () => {
       },
     };
     const err = storeError(() => openConnection(file, { migrations: [...MIGRATIONS, broken] }));
-    expect(err.message).toContain('migrating the timeline schema to v2 (broken) failed');
+    expect(err.message).toContain('migrating the timeline schema to v3 (broken) failed');
     const db = new Database(file, { readonly: true });
-    expect(db.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(1);
+    expect(db.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(2);
     expect(
       db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'half_done'").pluck().get(),
     ).toBe(0);
     db.close();
+  });
+});
+
+describe('v2: annotation authors', () => {
+  it('a v1 file gains the column; its annotations read as before, new ones keep their author', () => {
+    const file = join(tmp.dir, 'timeline.db');
+    const first = MIGRATIONS.filter((m) => m.version === 1);
+    openConnection(file, { migrations: first }).close();
+    const store = openStore({ path: tmp.dir });
+    const workload = new SyntheticWorkload({ seed: 3 });
+    const [batch] = [...workload.batches(50)];
+    const events = store.append(batch ?? []);
+    const from = events[0]?.t ?? 0;
+    const to = events[events.length - 1]?.t ?? 0;
+    const saved = store.saveTimeline({
+      title: 'migrated',
+      from,
+      to,
+      annotations: [{ t: from, text: 'no author' }],
+    });
+    store.addAnnotation(saved.id, { t: to, text: 'with author', author: 'Mei (on call)' });
+    const read = store.getTimeline(saved.id).annotations;
+    expect(read.map((a) => [a.text, a.author])).toEqual([
+      ['no author', undefined],
+      ['with author', 'Mei (on call)'],
+    ]);
+    expect(() =>
+      store.addAnnotation(saved.id, { t: to, text: 'x', author: 'a'.repeat(201) }),
+    ).toThrow(/annotation author is 201 chars; the limit is 200/);
+    store.close();
   });
 });

@@ -102,6 +102,11 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'events, checkpoints, meta, saved timelines and annotations',
     up: (db) => db.exec(V1),
   },
+  {
+    version: 2,
+    description: 'annotations keep their author (timeline files carry one)',
+    up: (db) => db.exec('ALTER TABLE annotations ADD COLUMN author TEXT'),
+  },
 ];
 
 /** What identification found in a file before anything is written to it. */

@@ -15,6 +15,7 @@ export const LIMITS = {
   notesBytes: 64 * 1024,
   annotationBytes: 16 * 1024,
   entityChars: 512,
+  authorChars: 200,
   annotationsPerSave: 1_000,
 } as const;
 
@@ -24,6 +25,8 @@ export interface AnnotationInput {
   /** The entity it is about (node name, pod uid or `<pod uid>/<container>`), if any. */
   entity?: string;
   text: string;
+  /** Who wrote it, when known (timeline files carry it). */
+  author?: string;
 }
 
 export interface Annotation extends AnnotationInput {
@@ -88,6 +91,7 @@ interface AnnotationRow {
   t: number;
   entity: string | null;
   text: string;
+  author: string | null;
   created_at: number;
 }
 
@@ -102,7 +106,9 @@ export class SavedTimelines {
   private readonly insertTimeline: Statement;
   private readonly copyEvents: Statement<[string, number, number]>;
   private readonly setEventCount: Statement<[number, string]>;
-  private readonly insertAnnotation: Statement<[string, number, string | null, string, number]>;
+  private readonly insertAnnotation: Statement<
+    [string, number, string | null, string, string | null, number]
+  >;
   private readonly summary: Statement<[string], TimelineRow>;
   private readonly all: Statement<[], TimelineRow>;
   private readonly initial: Statement<[string], { initial_codec: string; initial_state: Buffer }>;
@@ -129,8 +135,10 @@ export class SavedTimelines {
     this.setEventCount = db.prepare<[number, string]>(
       'UPDATE timelines SET event_count = ? WHERE id = ?',
     );
-    this.insertAnnotation = db.prepare<[string, number, string | null, string, number]>(
-      'INSERT INTO annotations (timeline_id, t, entity, text, created_at) VALUES (?, ?, ?, ?, ?)',
+    this.insertAnnotation = db.prepare<
+      [string, number, string | null, string, string | null, number]
+    >(
+      'INSERT INTO annotations (timeline_id, t, entity, text, author, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.summary = db.prepare<[string], TimelineRow>(
       `SELECT ${SUMMARY_COLUMNS} FROM timelines WHERE id = ?`,
@@ -147,10 +155,10 @@ export class SavedTimelines {
       )
       .pluck();
     this.annotationRows = db.prepare<[string], AnnotationRow>(
-      'SELECT id, timeline_id, t, entity, text, created_at FROM annotations WHERE timeline_id = ? ORDER BY t, id',
+      'SELECT id, timeline_id, t, entity, text, author, created_at FROM annotations WHERE timeline_id = ? ORDER BY t, id',
     );
     this.annotationById = db.prepare<[number], AnnotationRow>(
-      'SELECT id, timeline_id, t, entity, text, created_at FROM annotations WHERE id = ?',
+      'SELECT id, timeline_id, t, entity, text, author, created_at FROM annotations WHERE id = ?',
     );
     this.remove = db.prepare<[string]>('DELETE FROM timelines WHERE id = ?');
     this.countAll = db.prepare<[], number>('SELECT count(*) FROM timelines').pluck();
@@ -203,7 +211,7 @@ export class SavedTimelines {
       const copied = this.copyEvents.run(id, fromSeq, toSeq).changes;
       this.setEventCount.run(copied, id);
       for (const a of annotations)
-        this.insertAnnotation.run(id, a.t, a.entity ?? null, a.text, createdAt);
+        this.insertAnnotation.run(id, a.t, a.entity ?? null, a.text, a.author ?? null, createdAt);
     });
     write.immediate();
     const row = this.summary.get(id);
@@ -242,6 +250,7 @@ export class SavedTimelines {
         input.t,
         input.entity ?? null,
         input.text,
+        input.author ?? null,
         this.deps.now(),
       ).lastInsertRowid;
       const created = this.annotationById.get(Number(id));
@@ -272,6 +281,8 @@ export class SavedTimelines {
       throw new PodscopeStoreError(this.path, 'INVALID', 'an annotation needs text');
     if (a.entity !== undefined)
       checkText(this.path, 'annotation entity', a.entity, LIMITS.entityChars, 'chars');
+    if (a.author !== undefined)
+      checkText(this.path, 'annotation author', a.author, LIMITS.authorChars, 'chars');
   }
 }
 
@@ -336,6 +347,7 @@ function toAnnotation(r: AnnotationRow): Annotation {
     t: r.t,
     ...(r.entity === null ? {} : { entity: r.entity }),
     text: r.text,
+    ...(r.author === null ? {} : { author: r.author }),
     createdAt: r.created_at,
   };
 }

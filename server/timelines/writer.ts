@@ -50,8 +50,10 @@ export function writeImportedTimeline(
     const insertEvent = db.prepare<[string, number, number, string]>(
       'INSERT INTO timeline_events (timeline_id, seq, t, body) VALUES (?, ?, ?, ?)',
     );
-    const insertAnnotation = db.prepare<[string, number, string | null, string, number]>(
-      'INSERT INTO annotations (timeline_id, t, entity, text, created_at) VALUES (?, ?, ?, ?, ?)',
+    const insertAnnotation = db.prepare<
+      [string, number, string | null, string, string | null, number]
+    >(
+      'INSERT INTO annotations (timeline_id, t, entity, text, author, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
     db.transaction(() => {
       insertTimeline.run({
@@ -69,7 +71,7 @@ export function writeImportedTimeline(
       });
       file.events.forEach((e, i) => insertEvent.run(id, e.seq, times[i] ?? e.t, encode(e)));
       for (const a of file.annotations)
-        insertAnnotation.run(id, a.t, a.entity ?? null, a.text, createdAt);
+        insertAnnotation.run(id, a.t, a.entity ?? null, a.text, a.author ?? null, createdAt);
     }).immediate();
     return {
       id,
