@@ -51,16 +51,22 @@ for (const source of SOURCES) {
       await c.open();
       const id = await c.crashLoopingContainer();
       await c.select(id);
-      await expect(page.getByTestId('entity-state')).toContainText('CrashLoopBackOff');
+      // The kubelet restarts a container's first exit at once (its back-off entry starts then):
+      // only from the second exit on is there a CrashLoopBackOff in between. So the run walked
+      // back to below must itself be a restart, and live must be past it.
+      await expect.poll(() => c.restarts(), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+      await expect(page.getByTestId('entity-state')).toContainText('CrashLoopBackOff', {
+        timeout: 60_000,
+      });
       const atLive = await c.restarts();
-      expect(atLive).toBeGreaterThanOrEqual(1);
 
       // Walk back through this container's own events (the log follows the selection) to a run
       // that has since been restarted.
       let steps = 0;
       for (;;) {
         const { state } = await c.stateOf(id);
-        if (state === 'running' && (await c.restarts()) < atLive) break;
+        const restarts = await c.restarts();
+        if (state === 'running' && restarts >= 1 && restarts < atLive) break;
         if (++steps > 60) throw new Error(`no earlier run of ${id} in the buffered history`);
         await c.previous.click();
       }

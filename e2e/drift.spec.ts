@@ -245,7 +245,7 @@ async function openDrift(page: Page, locale: 'en' | 'zh-CN'): Promise<void> {
     await expect(driftRow(page, kind), kind).toHaveCount(1, { timeout: 60_000 });
 }
 
-test('the Drift tab lists each disagreement with why, and the drifting pods carry the badge', async ({
+test('the Drift tab lists each disagreement with why, and the drifting pods and node carry the badge', async ({
   page,
 }, info) => {
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -276,12 +276,15 @@ test('the Drift tab lists each disagreement with why, and the drifting pods carr
   await expect(driftRow(page, 'nodeConditionMismatch')).toHaveCount(1, { timeout: 60_000 });
   await expect(page.getByTestId('bottom-tab-drift')).toContainText('≠');
 
-  // The pods that drift carry the ≠ badge in the diagram; the node's own drift is in its panel.
+  // The pods that drift carry the ≠ badge in the diagram, and so does the node (its own drift).
   for (const uid of [CHECKOUT_UID, DEBUG_UID])
     await expect(
       page.locator(`[data-layer="pod"][data-id="${uid}"] .ps-badge-drift`),
       uid,
     ).toBeVisible();
+  await expect(
+    page.locator(`[data-layer="node"][data-id="${node}"] > .ps-badge-drift`),
+  ).toBeVisible();
 
   // A pod's row selects the pod; its panel lists the pod's drift.
   await driftRow(page, 'phaseMismatch').getByRole('button').click();

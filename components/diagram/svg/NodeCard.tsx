@@ -72,6 +72,17 @@ export function NodeCard({ node, ctx }: { node: NodeLayout; ctx: SceneContext })
           <text className="ps-node-label" x={node.x + 29} y={node.y + 22}>
             {node.id}
           </text>
+          {node.node.drift && node.node.drift.length > 0 ? (
+            // The node's own disagreements with the API server (a silent kubelet, a condition,
+            // pods it does not have): the same mark as a drifting pod's, top right.
+            <g className="ps-badge ps-badge-drift" data-badge="drift">
+              <title>{t('badge.drift')}</title>
+              <circle cx={node.x + node.w - 16} cy={node.y + 18} r={8} />
+              <text x={node.x + node.w - 16} y={node.y + 21.5} textAnchor="middle">
+                ≠
+              </text>
+            </g>
+          ) : null}
           {/* The runtime goes on the pills row, right-aligned, only where the pills leave room for it
               (the name row belongs to the node name; the panel always shows the runtime). */}
           {metaFits(node, disconnected ? t('disconnected') : runtime) ? (
