@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
 const endpointPattern = /^(unix:\/\/\/|tcp:\/\/|\/)/;
 
@@ -50,29 +51,25 @@ export const ConfigSchema = z.object({
   periods: z
     .object({
       /** Generic PLEG relist period (pkg/kubelet/kubelet.go genericPlegRelistPeriod). */
-      relistMs: ms(1000),
+      relistMs: ms(DEFAULT_ENGINE_TIMINGS.relistMs),
       /** kubelet nodeStatusUpdateFrequency. */
-      nodeStatusMs: ms(10_000),
+      nodeStatusMs: ms(DEFAULT_ENGINE_TIMINGS.nodeStatusMs),
       /** A slow full relist that keeps the event-stream path honest. */
-      fullRelistMs: ms(60_000),
+      fullRelistMs: ms(DEFAULT_ENGINE_TIMINGS.fullRelistMs),
       /** kube-controller-manager --node-monitor-grace-period (50 s since v1.32). */
-      nodeMonitorGraceMs: ms(50_000),
+      nodeMonitorGraceMs: ms(DEFAULT_ENGINE_TIMINGS.nodeMonitorGraceMs),
       /** genericPlegRelistThreshold. */
-      plegThresholdMs: ms(180_000),
+      plegThresholdMs: ms(DEFAULT_ENGINE_TIMINGS.plegThresholdMs),
       /** DefaultTolerationSeconds for not-ready/unreachable NoExecute taints. */
-      tolerationSeconds: z.coerce.number().int().min(0).default(300),
+      tolerationSeconds: z.coerce
+        .number()
+        .int()
+        .min(0)
+        .default(DEFAULT_ENGINE_TIMINGS.tolerationSeconds),
       /** Deadline for each CRI call. */
       criTimeoutMs: ms(10_000),
     })
-    .default({
-      relistMs: 1000,
-      nodeStatusMs: 10_000,
-      fullRelistMs: 60_000,
-      nodeMonitorGraceMs: 50_000,
-      plegThresholdMs: 180_000,
-      tolerationSeconds: 300,
-      criTimeoutMs: 10_000,
-    }),
+    .default({ ...DEFAULT_ENGINE_TIMINGS, criTimeoutMs: 10_000 }),
   kubeconfig: z.string().optional(),
   /** Serve one recorded timeline file read-only instead of watching runtimes (podscope replay). */
   replayFile: z.string().optional(),

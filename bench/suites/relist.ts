@@ -21,6 +21,7 @@ import type { NodeWatcher } from '@/server/engine/node-watcher';
 import { openStore, type TimelineStore } from '@/server/store';
 import { SimProcess } from '../lib/sim-process';
 import { cpuMs, median, round } from '../lib/stats';
+import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
 export interface RelistOptions {
   pods?: number;
@@ -48,14 +49,7 @@ export interface RelistResult {
   };
 }
 
-const TIMINGS = {
-  relistMs: 1000,
-  nodeStatusMs: 10_000,
-  fullRelistMs: 60_000,
-  nodeMonitorGraceMs: 50_000,
-  plegThresholdMs: 180_000,
-  tolerationSeconds: 300,
-};
+const TIMINGS = DEFAULT_ENGINE_TIMINGS;
 
 export async function benchRelist(options: RelistOptions = {}): Promise<RelistResult> {
   const pods = options.pods ?? 110;

@@ -17,15 +17,9 @@ import { criRuntime } from './cri-runtime';
 import { Engine, type EngineTimings } from './engine';
 import type { NodeWatcher } from './node-watcher';
 import { engineStore } from './store-adapter';
+import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
-const timings: EngineTimings = {
-  relistMs: 1000,
-  nodeStatusMs: 10_000,
-  fullRelistMs: 60_000,
-  nodeMonitorGraceMs: 50_000,
-  plegThresholdMs: 180_000,
-  tolerationSeconds: 300,
-};
+const timings: EngineTimings = DEFAULT_ENGINE_TIMINGS;
 
 interface Rig {
   clock: SimClock;

@@ -10,6 +10,7 @@ import { emptyState } from '@/lib/timeline/state';
 import { Engine, type EngineStore } from './engine';
 import type { HintProvider } from './hints';
 import type { RuntimeClient } from './runtime-client';
+import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
 function memoryStore(): EngineStore & { events: TimelineEvent[] } {
   const events: TimelineEvent[] = [];
@@ -113,14 +114,7 @@ function rig(opts: { networkReady?: boolean } = {}) {
   const store = memoryStore();
   const engine = new Engine({
     store,
-    timings: {
-      relistMs: 1000,
-      nodeStatusMs: 10_000,
-      fullRelistMs: 60_000,
-      nodeMonitorGraceMs: 50_000,
-      plegThresholdMs: 180_000,
-      tolerationSeconds: 300,
-    },
+    timings: DEFAULT_ENGINE_TIMINGS,
     clock: { now: () => now },
     providers: [provider],
     dial: () => client,

@@ -60,14 +60,8 @@ export interface EngineStore {
   stateAtSeq(seq: number): ClusterState;
 }
 
-export interface EngineTimings {
-  relistMs: number;
-  nodeStatusMs: number;
-  fullRelistMs: number;
-  nodeMonitorGraceMs: number;
-  plegThresholdMs: number;
-  tolerationSeconds: number;
-}
+import type { EngineTimings } from './timings';
+export type { EngineTimings } from './timings';
 
 export interface EngineOptions {
   store: EngineStore;

@@ -17,16 +17,10 @@ import type { SimControl } from '@/server/scenarios/runner';
 import { createClock, startSimNode, type SimClock, type SimNode } from '@/server/sim';
 import { openStore, type TimelineStore } from '@/server/store';
 import { CallLedger, Redialable } from './calls';
+import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
 /** The kubelet's and the node controller's periods (current upstream defaults). */
-export const RECORDING_TIMINGS: EngineTimings = {
-  relistMs: 1_000,
-  nodeStatusMs: 10_000,
-  fullRelistMs: 60_000,
-  nodeMonitorGraceMs: 50_000,
-  plegThresholdMs: 180_000,
-  tolerationSeconds: 300,
-};
+export const RECORDING_TIMINGS: EngineTimings = DEFAULT_ENGINE_TIMINGS;
 
 /**
  * Real-time deadlines of CRI calls. A healthy call over a local socket takes a millisecond or

@@ -19,6 +19,7 @@ import { openStore } from '@/server/store';
 import { tempDir } from '@/server/store/testkit';
 import { decodeUpload } from './decode';
 import { TimelinesService } from './service';
+import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -59,14 +60,7 @@ describe('export → import replays exactly', () => {
     const store = openStore({ path: dataA.dir, checkpointEvery: 50 });
     const engine = new Engine({
       store: engineStore(store),
-      timings: {
-        relistMs: 1000,
-        nodeStatusMs: 10_000,
-        fullRelistMs: 60_000,
-        nodeMonitorGraceMs: 50_000,
-        plegThresholdMs: 180_000,
-        tolerationSeconds: 300,
-      },
+      timings: DEFAULT_ENGINE_TIMINGS,
       clock,
       providers: [driver.hints],
       dial: (e) => criRuntime(e, { timeoutMs: 2000 }),

@@ -14,6 +14,7 @@ import type { RuntimeClient } from '@/server/engine/runtime-client';
 import { openStore } from '@/server/store';
 import { appRouter } from './root';
 import type { WatchMessage } from './routers/cluster';
+import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
@@ -24,14 +25,7 @@ async function setup() {
   const store = openStore({ path: ':memory:' });
   const engine = new Engine({
     store: engineStore(store),
-    timings: {
-      relistMs: 1000,
-      nodeStatusMs: 10_000,
-      fullRelistMs: 60_000,
-      nodeMonitorGraceMs: 50_000,
-      plegThresholdMs: 180_000,
-      tolerationSeconds: 300,
-    },
+    timings: DEFAULT_ENGINE_TIMINGS,
     dial: () => ({}) as RuntimeClient,
     log: () => undefined,
   });

@@ -27,17 +27,11 @@ import {
   type SimNodeOptions,
 } from '@/server/sim';
 import { openStore, type TimelineStore } from '@/server/store';
+import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
 export const NODE = 'node-a';
 
-export const TIMINGS: EngineTimings = {
-  relistMs: 1000,
-  nodeStatusMs: 10_000,
-  fullRelistMs: 60_000,
-  nodeMonitorGraceMs: 50_000,
-  plegThresholdMs: 180_000,
-  tolerationSeconds: 300,
-};
+export const TIMINGS: EngineTimings = DEFAULT_ENGINE_TIMINGS;
 
 export interface RigOptions {
   /**

@@ -26,6 +26,7 @@ import { openStore, type TimelineStore } from '@/server/store';
 import { bindTimelines } from '@/server/timelines/registry';
 import { TimelinesService } from '@/server/timelines/service';
 import { createCaller } from '@/server/trpc/root';
+import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
 const text = serializeTimelineFile(sampleFile({ cycles: 2 }));
 const plain = new TextEncoder().encode(text);
@@ -119,14 +120,7 @@ describe('timelines.import through tRPC', () => {
     store = openStore({ path: dir });
     engine = new Engine({
       store: engineStore(store),
-      timings: {
-        relistMs: 1000,
-        nodeStatusMs: 10_000,
-        fullRelistMs: 60_000,
-        nodeMonitorGraceMs: 50_000,
-        plegThresholdMs: 180_000,
-        tolerationSeconds: 300,
-      },
+      timings: DEFAULT_ENGINE_TIMINGS,
       dial: () => ({}) as RuntimeClient,
       log: () => undefined,
     });

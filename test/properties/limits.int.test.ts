@@ -21,6 +21,7 @@ import { engineStore } from '@/server/engine/store-adapter';
 import { openStore, type TimelineStore } from '@/server/store';
 import { createCaller } from '@/server/trpc/root';
 import { serve, SseConnection } from '../faults/sse';
+import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
 let store: TimelineStore;
 let engine: Engine;
@@ -31,14 +32,7 @@ beforeAll(async () => {
   store = openStore({ path: ':memory:' });
   engine = new Engine({
     store: engineStore(store),
-    timings: {
-      relistMs: 1000,
-      nodeStatusMs: 10_000,
-      fullRelistMs: 60_000,
-      nodeMonitorGraceMs: 50_000,
-      plegThresholdMs: 180_000,
-      tolerationSeconds: 300,
-    },
+    timings: DEFAULT_ENGINE_TIMINGS,
     dial: () => ({}) as RuntimeClient,
     log: () => undefined,
   });

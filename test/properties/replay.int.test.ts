@@ -21,6 +21,7 @@ import { Engine } from '@/server/engine/engine';
 import type { RuntimeClient } from '@/server/engine/runtime-client';
 import { engineStore } from '@/server/engine/store-adapter';
 import { openStore } from '@/server/store';
+import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
 const T0 = Date.UTC(2026, 0, 1);
 const hostile = fc.constantFrom(
@@ -197,14 +198,7 @@ async function record(
   const logs: string[] = [];
   const engine = new Engine({
     store: engineStore(store),
-    timings: {
-      relistMs: 1000,
-      nodeStatusMs: 10_000,
-      fullRelistMs: 60_000,
-      nodeMonitorGraceMs: 50_000,
-      plegThresholdMs: 180_000,
-      tolerationSeconds: 300,
-    },
+    timings: DEFAULT_ENGINE_TIMINGS,
     clock,
     dial: () => fake.client,
     log: (l) => logs.push(l),

@@ -16,6 +16,7 @@ import { driftJson } from '@/server/kube/snapshot';
 import { openStore } from '@/server/store';
 import type { Command } from '../command';
 import { criNodes, parse, parseDuration } from '../lib/args';
+import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
 const usage = `Usage: podscope snapshot --cri [NAME=]ENDPOINT [--cri …] [--json] [--timeout 10s]
 
@@ -61,14 +62,7 @@ export async function takeSnapshot(
   const store = openStore({ path: ':memory:' });
   const engine = new Engine({
     store: engineStore(store),
-    timings: {
-      relistMs: 1000,
-      nodeStatusMs: 10_000,
-      fullRelistMs: 60_000,
-      nodeMonitorGraceMs: 50_000,
-      plegThresholdMs: 180_000,
-      tolerationSeconds: 300,
-    },
+    timings: DEFAULT_ENGINE_TIMINGS,
     dial: (endpoint) => criRuntime(endpoint, { timeoutMs }),
     log: () => undefined,
   });
