@@ -6,6 +6,7 @@ import {
   DEFAULT_LIMITS,
   TimelineFileError,
   isTimelineFileError,
+  readStreamLimited,
   type FileErrorData,
 } from '@/lib/timeline/file';
 import { PodscopeStoreError } from '@/server/store';
@@ -73,26 +74,7 @@ export async function readLimited(req: Request, max: number): Promise<Uint8Array
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > max) return undefined;
   if (!req.body) return new Uint8Array(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > max) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return readStreamLimited(req.body.getReader(), max);
 }
 
 export async function handleImport(service: TimelinesService, req: Request): Promise<Response> {

@@ -18,29 +18,44 @@ export async function gunzipLimited(bytes: Uint8Array, maxBytes: number): Promis
     },
   });
   const reader = input.pipeThrough(new DecompressionStream('gzip')).getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
+  let out: Uint8Array | undefined;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.length;
-      if (total > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw new TimelineFileError('TOO_LARGE', [
-          {
-            path: '(root)',
-            message: `decompresses to more than ${maxBytes} bytes (the limit); refused before reading further`,
-          },
-        ]);
-      }
-      chunks.push(value);
-    }
+    out = await readStreamLimited(reader, maxBytes);
   } catch (err) {
-    if (err instanceof TimelineFileError) throw err;
     throw new TimelineFileError('BAD_GZIP', [
       { path: '(root)', message: err instanceof Error ? err.message : String(err) },
     ]);
+  }
+  if (out === undefined) {
+    throw new TimelineFileError('TOO_LARGE', [
+      {
+        path: '(root)',
+        message: `decompresses to more than ${maxBytes} bytes (the limit); refused before reading further`,
+      },
+    ]);
+  }
+  return out;
+}
+
+/**
+ * Reads a byte stream to its end into one array, or stops (cancelling the stream) as soon as it
+ * passes `maxBytes` and returns undefined. Stream errors are thrown as they come.
+ */
+export async function readStreamLimited(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  maxBytes: number,
+): Promise<Uint8Array | undefined> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
   }
   const out = new Uint8Array(total);
   let at = 0;

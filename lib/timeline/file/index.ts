@@ -18,7 +18,7 @@ export { buildTimelineFile, sourceNodes } from './build';
 export type { BuildInput } from './build';
 export { stateAtTime, timelineTimes, countUntil } from './replay';
 export type { Replayable } from './replay';
-export { gunzipLimited, readTimelineFile } from './gzip';
+export { gunzipLimited, readStreamLimited, readTimelineFile } from './gzip';
 export { inertText } from './display';
 export type { InertOptions } from './display';
 export { findJsonSyntaxError, locateIndex, firstInvalidUtf8 } from './text';

@@ -4,11 +4,9 @@
  * and the server started on it with no nodes to watch; the share page's URL is printed (stable
  * contract: one line on stdout). The directory is removed when the server stops.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { TimelineFileError, type TimelineFile } from '@/lib/timeline/file';
 import { isLocale, LOCALES, type Locale } from '@/lib/i18n/locales';
 import { openStore } from '@/server/store';
@@ -16,8 +14,7 @@ import { TimelinesService, readTimelineFileFrom, refusalLines } from '@/server/t
 import type { Command } from '../command';
 import { UsageError } from '../command';
 import { parse } from '../lib/args';
-import { loadConfig } from '@/server/config';
-import { serveEnv } from './serve';
+import { runServer, serveEnv } from './serve';
 
 const usage = `Usage: podscope replay FILE [--port 3000] [--host 127.0.0.1] [--lang en|zh-CN]
 
@@ -60,31 +57,6 @@ export function prepareReplay(
   }
 }
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-
-/**
- * Like serve's runServer, but the server's own output (install, build, request log) goes to
- * stderr: stdout carries only the link, the command's stable contract.
- */
-function runServerQuietly(env: NodeJS.ProcessEnv): Promise<number> {
-  loadConfig(env);
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [`${root}scripts/start.mjs`], {
-      cwd: root,
-      env,
-      stdio: ['inherit', 2, 'inherit'],
-    });
-    const forward = (signal: NodeJS.Signals) => child.kill(signal);
-    process.on('SIGINT', forward);
-    process.on('SIGTERM', forward);
-    child.on('exit', (code) => {
-      process.off('SIGINT', forward);
-      process.off('SIGTERM', forward);
-      done(code ?? 1);
-    });
-  });
-}
-
 export const replayCommand: Command = {
   name: 'replay',
   summary: 'serve the console on a timeline file, read-only',
@@ -121,7 +93,7 @@ export const replayCommand: Command = {
     try {
       process.stdout.write(`${setup.url}\n`);
       process.stderr.write('serving the timeline read-only; Ctrl-C stops the server\n');
-      return await runServerQuietly(setup.env);
+      return await runServer(setup.env, { quiet: true });
     } finally {
       setup.cleanup();
     }

@@ -32,14 +32,19 @@ export function serveEnv(values: {
   return env;
 }
 
-export function runServer(env: NodeJS.ProcessEnv): Promise<number> {
+/**
+ * Runs the console (scripts/start.mjs) with this environment until it exits, forwarding SIGINT
+ * and SIGTERM. `quiet` sends the server's own output to stderr, for commands whose stdout is a
+ * contract (replay prints only the link).
+ */
+export function runServer(env: NodeJS.ProcessEnv, { quiet = false } = {}): Promise<number> {
   // Validate before building, so a bad flag fails in a second rather than after a build.
   loadConfig(env);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [`${root}scripts/start.mjs`], {
       cwd: root,
       env,
-      stdio: 'inherit',
+      stdio: quiet ? ['inherit', 2, 'inherit'] : 'inherit',
     });
     const forward = (signal: NodeJS.Signals) => child.kill(signal);
     process.on('SIGINT', forward);
