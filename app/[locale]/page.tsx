@@ -1,7 +1,7 @@
 import { setRequestLocale } from 'next-intl/server';
 import { ConsoleRoot } from '@/components/shell/ConsoleRoot';
 import { anchorDemo } from '@/components/data/demo-source';
-import { parseView } from '@/components/data/url-state';
+import { viewFromSearchParams } from '@/components/data/url-state';
 
 /**
  * The console. The view (selection, cursor time, filters, speed, source) comes from the URL so a
@@ -24,10 +24,5 @@ export default async function ConsolePage({
 }) {
   const { locale } = await params;
   setRequestLocale(locale);
-  const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(await searchParams)) {
-    if (typeof v === 'string') query.set(k, v);
-    else if (Array.isArray(v) && v[0] !== undefined) query.set(k, v[0]);
-  }
-  return <ConsoleRoot view={anchorDemo(parseView(query), requestTime())} />;
+  return <ConsoleRoot view={anchorDemo(viewFromSearchParams(await searchParams), requestTime())} />;
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SPEEDS } from './cursor';
-import { parseTime, parseView, writeView, type ViewState } from './url-state';
+import { parseTime, parseView, viewFromSearchParams, writeView, type ViewState } from './url-state';
 
 describe('view in the URL', () => {
   it('reads a shared link', () => {
@@ -81,5 +81,13 @@ describe('view in the URL', () => {
         expect(parseView(new URLSearchParams(writeView(v).toString()))).toEqual(expected);
       }),
     );
+  });
+});
+
+describe('viewFromSearchParams', () => {
+  it("reads a page's searchParams like the URL, the first of repeated values", () => {
+    expect(
+      viewFromSearchParams({ sel: ['node-a', 'node-b'], speed: '4', none: undefined }),
+    ).toEqual(parseView(new URLSearchParams('sel=node-a&speed=4')));
   });
 });

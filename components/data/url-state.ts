@@ -36,6 +36,18 @@ export function parseTime(value: string | null | undefined): number | undefined 
 const limited = (v: string | null, max = 512): string | undefined =>
   v && v.length <= max ? v : undefined;
 
+/** parseView over a page's `searchParams` (the first value of a repeated key). */
+export function viewFromSearchParams(
+  params: Record<string, string | string[] | undefined>,
+): ViewState {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (typeof v === 'string') query.set(k, v);
+    else if (Array.isArray(v) && v[0] !== undefined) query.set(k, v[0]);
+  }
+  return parseView(query);
+}
+
 export function parseView(params: URLSearchParams): ViewState {
   const speed = Number(params.get('speed'));
   const kind = params.get('kind');

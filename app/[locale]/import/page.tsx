@@ -1,5 +1,5 @@
 import { setRequestLocale } from 'next-intl/server';
-import { parseView } from '@/components/data/url-state';
+import { viewFromSearchParams } from '@/components/data/url-state';
 import { ImportRoot } from '@/components/incident/ImportRoot';
 
 /**
@@ -16,10 +16,5 @@ export default async function ImportPage({
 }) {
   const { locale } = await params;
   setRequestLocale(locale);
-  const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(await searchParams)) {
-    if (typeof v === 'string') query.set(k, v);
-    else if (Array.isArray(v) && v[0] !== undefined) query.set(k, v[0]);
-  }
-  return <ImportRoot view={parseView(query)} />;
+  return <ImportRoot view={viewFromSearchParams(await searchParams)} />;
 }

@@ -1,6 +1,6 @@
 import { notFound } from 'next/navigation';
 import { setRequestLocale } from 'next-intl/server';
-import { parseView } from '@/components/data/url-state';
+import { viewFromSearchParams } from '@/components/data/url-state';
 import { SharedTimelineRoot } from '@/components/incident/SharedTimelineRoot';
 
 /**
@@ -18,10 +18,5 @@ export default async function SharedTimelinePage({
   const { locale, id } = await params;
   setRequestLocale(locale);
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) notFound();
-  const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(await searchParams)) {
-    if (typeof v === 'string') query.set(k, v);
-    else if (Array.isArray(v) && v[0] !== undefined) query.set(k, v[0]);
-  }
-  return <SharedTimelineRoot id={id} view={parseView(query)} />;
+  return <SharedTimelineRoot id={id} view={viewFromSearchParams(await searchParams)} />;
 }
