@@ -4,6 +4,7 @@ import { useTranslations } from 'next-intl';
 import type { ReactNode } from 'react';
 import { Link } from '@/i18n/navigation';
 import { LanguageSwitcher } from '@/components/shell/LanguageSwitcher';
+import { Logo } from '@/components/shell/Logo';
 
 export function LearnTop({ children }: { children?: ReactNode }) {
   const t = useTranslations('ui');
@@ -11,11 +12,7 @@ export function LearnTop({ children }: { children?: ReactNode }) {
   return (
     <header className="ps-header ps-learn-top">
       <div className="ps-brand">
-        <svg className="ps-logo" viewBox="0 0 24 24" aria-hidden="true">
-          <rect x="2" y="3" width="20" height="18" rx="4" />
-          <rect x="5.5" y="9" width="6" height="8" rx="2" />
-          <rect x="13" y="9" width="5.5" height="3.5" rx="1.5" />
-        </svg>
+        <Logo />
         <Link href="/learn" className="ps-learn-home">
           {t('app.title')}
         </Link>

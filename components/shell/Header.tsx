@@ -4,6 +4,7 @@ import { useCluster } from '@/components/data/ClusterProvider';
 import { IncidentBar } from '@/components/incident/IncidentBar';
 import { Link } from '@/i18n/navigation';
 import { LanguageSwitcher } from './LanguageSwitcher';
+import { Logo } from './Logo';
 
 export function Header() {
   const t = useTranslations('ui');
@@ -14,11 +15,7 @@ export function Header() {
   return (
     <header className="ps-header">
       <div className="ps-brand">
-        <svg className="ps-logo" viewBox="0 0 24 24" aria-hidden="true">
-          <rect x="2" y="3" width="20" height="18" rx="4" />
-          <rect x="5.5" y="9" width="6" height="8" rx="2" />
-          <rect x="13" y="9" width="5.5" height="3.5" rx="1.5" />
-        </svg>
+        <Logo />
         <h1>{t('app.title')}</h1>
         <p className="ps-tagline">{t('app.tagline')}</p>
       </div>
