@@ -15,13 +15,13 @@
  * list shows it; usable on a phone. Screenshots go to test-results/screenshots/.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CriClient } from '@/server/cri/client';
 import type { SandboxSpec } from '@/server/cri/types';
 import { FakeApiServer } from '../test/fake-apiserver';
+import { startConsoleServer, type ConsoleServer } from './support/console-server';
 
 const PORT = Number(process.env.E2E_DRIFT_PORT ?? 3109);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -38,8 +38,7 @@ const PAYMENTS = { namespace: 'shop', name: 'payments-7c4d8b9f6-q8w2n' };
 const DEBUG = { namespace: 'debug', name: 'debug-shell' };
 
 let api: FakeApiServer | undefined;
-let server: ChildProcess | undefined;
-let output = '';
+let server: ConsoleServer | undefined;
 const temps: string[] = [];
 let node = '';
 
@@ -160,43 +159,20 @@ test.beforeAll(async () => {
   const kubeconfig = join(kubeDir, 'config');
   writeFileSync(kubeconfig, JSON.stringify(api.kubeconfig(), null, 2), { mode: 0o600 });
 
-  server = spawn(
-    process.execPath,
-    ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(PORT)],
-    {
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        NEXT_TELEMETRY_DISABLED: '1',
-        PODSCOPE_PORT: String(PORT),
-        PODSCOPE_DATA_DIR: dataDir,
-        PODSCOPE_SIM_NODES: '1',
-        // No demo workload: the node runs only the pods this test puts there.
-        PODSCOPE_SIM_DEMO: '0',
-        PODSCOPE_KUBECONFIG: kubeconfig,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  server = await startConsoleServer({
+    name: 'drift',
+    port: PORT,
+    dataDir,
+    env: {
+      PODSCOPE_SIM_NODES: '1',
+      // No demo workload: the node runs only the pods this test puts there.
+      PODSCOPE_SIM_DEMO: '0',
+      PODSCOPE_KUBECONFIG: kubeconfig,
     },
-  );
-  server.stdout?.on('data', (b: Buffer) => (output += b.toString()));
-  server.stderr?.on('data', (b: Buffer) => (output += b.toString()));
-
-  await expect
-    .poll(
-      async () => {
-        if (server?.exitCode !== null)
-          throw new Error(`drift server exited (${server?.exitCode}):\n${output}`);
-        return fetch(`${BASE}/api/healthz`).then(
-          (r) => r.status,
-          () => 0,
-        );
-      },
-      { timeout: 120_000, message: 'the drift console server to come up' },
-    )
-    .toBeGreaterThan(0);
+  });
   const nodes = await query<NodeSummary[]>('nodes.list');
   const sim = nodes[0];
-  if (!sim) throw new Error(`the drift server watches no node:\n${output}`);
+  if (!sim) throw new Error(`the drift server watches no node:\n${server.output()}`);
   node = sim.name;
 
   // The console's API watches are open before the API objects change, so the change reaches it
@@ -216,14 +192,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server?.once('exit', r));
-    server.kill('SIGTERM');
-    // An open event stream can keep a graceful shutdown waiting: not longer than 10 s.
-    const timer = setTimeout(() => server?.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  }
+  await server?.stop();
   await api?.stop();
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });

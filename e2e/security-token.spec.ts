@@ -12,10 +12,10 @@
  * - the default server listens on loopback only.
  */
 import { expect, test } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startConsoleServer, type ConsoleServer } from './support/console-server';
 
 const PORT = Number(process.env.E2E_TOKEN_PORT ?? 3108);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -30,57 +30,25 @@ const ROUTES = [
   '/api/healthz',
 ];
 
-let server: ChildProcess | undefined;
+let server: ConsoleServer | undefined;
 let dataDir = '';
-let output = '';
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'podscope-e2e-token-'));
-  server = spawn(
-    process.execPath,
-    ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(PORT)],
-    {
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        NEXT_TELEMETRY_DISABLED: '1',
-        PODSCOPE_PORT: String(PORT),
-        PODSCOPE_DATA_DIR: dataDir,
-        PODSCOPE_SIM_NODES: '1',
-        PODSCOPE_TOKEN: TOKEN,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  server.stdout?.on('data', (b: Buffer) => (output += b.toString()));
-  server.stderr?.on('data', (b: Buffer) => (output += b.toString()));
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (server.exitCode !== null)
-      throw new Error(`token server exited (${server.exitCode}):\n${output}`);
-    const status = await fetch(`${BASE}/api/healthz`, {
-      headers: { authorization: `Bearer ${TOKEN}` },
-    }).then(
-      (r) => r.status,
-      () => 0,
-    );
-    if (status === 200 || status === 503) break;
-    if (Date.now() > deadline) throw new Error(`token server did not come up:\n${output}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  server = await startConsoleServer({
+    name: 'token',
+    port: PORT,
+    dataDir,
+    env: { PODSCOPE_SIM_NODES: '1', PODSCOPE_TOKEN: TOKEN },
+    headers: { authorization: `Bearer ${TOKEN}` },
+    timeoutMs: 90_000,
+  });
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server?.once('exit', r));
-    server.kill('SIGTERM');
-    // An open event stream can keep a graceful shutdown waiting: not longer than 10 s.
-    const timer = setTimeout(() => server?.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  }
+  await server?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -196,6 +164,7 @@ test('security headers and a nonce-based CSP on pages; headers on API answers', 
 });
 
 test('the token never appears in what the server prints', () => {
+  const output = server?.output() ?? '';
   expect(output.length).toBeGreaterThan(0);
   expect(output).not.toContain(TOKEN);
 });
