@@ -103,11 +103,21 @@ export class NodeWatcher {
     void this.connect();
     this.every(this.timings.relistMs, () => {
       if (this.mode === 'polling') void this.relist('relist');
+      // A start that fails is not announced by every runtime (containerd 1.6 marks the container
+      // EXITED 128 StartError without an event): while a container waits in CREATED, relist at
+      // the relist period in events mode too, and do not take what it finds for a stalled stream.
+      else if (this.awaitingStart()) void this.relist('relist', { confirming: true });
     });
     this.every(this.timings.fullRelistMs, () => {
       if (this.mode === 'events') void this.relist('relist');
     });
     this.every(this.timings.nodeStatusMs, () => void this.readStatus());
+  }
+
+  /** Some container was last seen created and not started. */
+  private awaitingStart(): boolean {
+    for (const c of this.containers.values()) if (c.state === 'created') return true;
+    return false;
   }
 
   stop(): void {
@@ -186,7 +196,10 @@ export class NodeWatcher {
   }
 
   /** One relist pass. Public so tests can drive it without timers. */
-  async relist(source: 'relist' | 'events' = 'relist'): Promise<void> {
+  async relist(
+    source: 'relist' | 'events' = 'relist',
+    { confirming = false }: { confirming?: boolean } = {},
+  ): Promise<void> {
     if (this.stopped) return;
     if (this.relisting) {
       if (source === 'events') this.again = true;
@@ -219,6 +232,7 @@ export class NodeWatcher {
       this.sink.relisted(outcome);
       if (
         source === 'relist' &&
+        !confirming &&
         this.mode === 'events' &&
         outcome.transitions.length > 0 &&
         this.notices === noticesAtStart
