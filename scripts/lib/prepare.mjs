@@ -84,4 +84,9 @@ export const TEST_PACKAGES = [
   { name: 'busybox-static', check: '/bin/busybox' },
   // A CJK font, so the Chinese console renders (and its screenshots read) in headless Chromium.
   { name: 'fonts-wqy-microhei', check: '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc' },
+  // Cluster mode: the event bus and the timeline database the cluster tests run for real.
+  { name: 'nats-server', check: '/usr/sbin/nats-server' },
+  { name: 'postgresql', check: '/usr/lib/postgresql/15/bin/initdb' },
+  // The container image (npm run image) is built with buildah, offline.
+  { name: 'buildah', check: '/usr/bin/buildah' },
 ];
