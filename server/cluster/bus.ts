@@ -1,0 +1,332 @@
+/**
+ * The cluster bus on NATS JetStream (nats.js v3: @nats-io/transport-node, jetstream, kv).
+ *
+ *   const bus = await openBus({ servers: 'nats://127.0.0.1:4222', cluster: 'default' });
+ *   await bus.publish(msg);                      // → { streamSeq, duplicate }
+ *   for await (const d of bus.tail(fromSeq)) …   // ordered consumer from a stream seq
+ *   await bus.putHeartbeat(hb); await bus.live(); // KV: heartbeats and latest node states
+ *
+ * One stream per cluster holds every node's events (limits retention: by age and by size,
+ * oldest discarded first; de-duplication by Nats-Msg-Id inside the duplicate window). One KV
+ * bucket (history 1) holds each node's heartbeat and latest full state. Both are created or
+ * brought to the configured limits by `ensure` (idempotent, run by every opener).
+ *
+ * Only features of nats-server 2.9 are used (single-subject consumer filters, no compression,
+ * no per-key TTL): node staleness is judged from heartbeat age, not by key expiry.
+ */
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  DiscardPolicy,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamClient,
+  type JetStreamManager,
+  type StreamConfig,
+} from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
+import {
+  encodeMessage,
+  messageId,
+  parseBusMessage,
+  parseHeartbeat,
+  parseNodeState,
+  type BusMessage,
+  type Heartbeat,
+  type NodeState,
+  type Parsed,
+} from './envelope';
+import { clusterNames, type ClusterNames } from './names';
+import { Refusals } from './refusals';
+
+/** Stream limits: a hot replay buffer; the long timeline lives in PostgreSQL. */
+export const DEFAULT_STREAM_LIMITS = {
+  maxAgeMs: 72 * 3_600_000,
+  maxBytes: 1024 ** 3,
+  duplicateWindowMs: 2 * 60_000,
+  replicas: 1,
+} as const;
+
+export interface StreamLimits {
+  maxAgeMs: number;
+  maxBytes: number;
+  duplicateWindowMs: number;
+  /** JetStream replicas (3 on a 3-server production cluster). */
+  replicas: number;
+}
+
+export interface BusOptions {
+  servers: string | string[];
+  cluster: string;
+  /** The connection's name, as the server lists it (e.g. `podscope-agent node-1`). */
+  name?: string;
+  limits?: Partial<StreamLimits>;
+  log?: (line: string) => void;
+  refusals?: Refusals;
+  /** Fail instead of retrying while the first connection cannot be made (default: fail). */
+  waitOnFirstConnect?: boolean;
+}
+
+const nanos = (ms: number) => Math.round(ms * 1_000_000);
+
+export interface Delivered {
+  /** JetStream stream sequence of the message. */
+  streamSeq: number;
+  subject: string;
+  message: BusMessage;
+}
+
+export class ClusterBus {
+  readonly names: ClusterNames;
+  readonly refusals: Refusals;
+  private kvBucket: KV | undefined;
+
+  private constructor(
+    readonly nc: NatsConnection,
+    readonly js: JetStreamClient,
+    readonly jsm: JetStreamManager,
+    readonly limits: StreamLimits,
+    cluster: string,
+    private readonly log: (line: string) => void,
+    refusals: Refusals | undefined,
+  ) {
+    this.names = clusterNames(cluster);
+    this.refusals = refusals ?? new Refusals(log);
+  }
+
+  static async open(options: BusOptions): Promise<ClusterBus> {
+    const names = clusterNames(options.cluster); // validates before connecting
+    const log = options.log ?? ((line: string) => console.error(line));
+    const nc = await connect({
+      servers: options.servers,
+      name: options.name ?? 'podscope',
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 1_000,
+      waitOnFirstConnect: options.waitOnFirstConnect ?? false,
+    });
+    try {
+      const jsm = await jetstreamManager(nc, { timeout: 5_000 });
+      const bus = new ClusterBus(
+        nc,
+        jetstream(nc, { timeout: 5_000 }),
+        jsm,
+        { ...DEFAULT_STREAM_LIMITS, ...options.limits },
+        names.cluster,
+        log,
+        options.refusals,
+      );
+      await bus.ensure();
+      return bus;
+    } catch (err) {
+      await nc.close().catch(() => {});
+      throw err;
+    }
+  }
+
+  streamConfig(): Partial<StreamConfig> & { name: string } {
+    const { maxAgeMs, maxBytes, duplicateWindowMs, replicas } = this.limits;
+    return {
+      name: this.names.stream,
+      subjects: [this.names.eventsFilter],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+      discard: DiscardPolicy.Old,
+      max_age: nanos(maxAgeMs),
+      max_bytes: maxBytes,
+      duplicate_window: nanos(Math.min(duplicateWindowMs, maxAgeMs)),
+      num_replicas: replicas,
+      max_msg_size: 1024 * 1024,
+    };
+  }
+
+  /** Creates the stream and the KV bucket, or brings an existing stream to the configured limits. */
+  async ensure(): Promise<void> {
+    const cfg = this.streamConfig();
+    try {
+      await this.jsm.streams.info(cfg.name);
+      await this.jsm.streams.update(cfg.name, cfg);
+    } catch (err) {
+      if (!/stream not found/i.test(String(err))) throw err;
+      try {
+        await this.jsm.streams.add(cfg);
+      } catch (addErr) {
+        // Another opener created it in between: fine when the config matches.
+        if (!/already in use/i.test(String(addErr))) throw addErr;
+      }
+    }
+    this.kvBucket = await new Kvm(this.js).create(this.names.bucket, {
+      history: 1,
+      replicas: this.limits.replicas,
+      storage: StorageType.File,
+    });
+  }
+
+  private get kv(): KV {
+    if (!this.kvBucket) throw new Error('bus not ensured');
+    return this.kvBucket;
+  }
+
+  /** Publishes one message with its (node, epoch, seq) message id; waits for the stream's ack. */
+  async publish(
+    msg: BusMessage,
+    timeoutMs = 5_000,
+  ): Promise<{ streamSeq: number; duplicate: boolean }> {
+    const ack = await this.js.publish(this.names.eventSubject(msg.node), encodeMessage(msg), {
+      msgID: messageId(msg),
+      timeout: timeoutMs,
+    });
+    return { streamSeq: ack.seq, duplicate: ack.duplicate };
+  }
+
+  putHeartbeat(hb: Heartbeat): Promise<number> {
+    return this.kv.put(this.names.heartbeatKey(hb.node), encodeMessage(hb));
+  }
+
+  putState(state: NodeState): Promise<number> {
+    return this.kv.put(this.names.stateKey(state.node), encodeMessage(state));
+  }
+
+  /** The last sequence in the stream (0 when empty). */
+  async lastStreamSeq(): Promise<number> {
+    const info = await this.jsm.streams.info(this.names.stream);
+    return info.state.last_seq;
+  }
+
+  /** The first sequence still in the stream (what retention kept). */
+  async firstStreamSeq(): Promise<number> {
+    const info = await this.jsm.streams.info(this.names.stream);
+    return info.state.first_seq;
+  }
+
+  /** Parses one stream message; a refusal is counted and logged here and yields undefined. */
+  accept(subject: string, data: Uint8Array): BusMessage | undefined {
+    const parsed = parseBusMessage(data, this.names.cluster, this.names.nodeOfSubject(subject));
+    if (parsed.ok) return parsed.value;
+    this.refusals.refuse('stream', parsed.reason, subject, parsed.detail);
+    return undefined;
+  }
+
+  /**
+   * Every accepted message from stream sequence `fromSeq` on, in order, through an ordered
+   * consumer (ephemeral; it re-creates itself after a disconnect at the next sequence, so a NATS
+   * restart loses nothing). Refused messages are skipped after being counted. Stops on `signal`.
+   * With `node`, only that node's subject (a single filter: nats-server 2.9 has no multi-filter).
+   */
+  async *tail(
+    fromSeq: number,
+    options: { node?: string; signal?: AbortSignal } = {},
+  ): AsyncGenerator<Delivered> {
+    const consumer = await this.js.consumers.get(this.names.stream, {
+      filter_subjects: options.node
+        ? this.names.eventSubject(options.node)
+        : this.names.eventsFilter,
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: Math.max(1, fromSeq),
+    });
+    const messages = await consumer.consume({ max_messages: 512 });
+    const stop = () => void messages.close();
+    options.signal?.addEventListener('abort', stop, { once: true });
+    try {
+      if (options.signal?.aborted) return;
+      for await (const m of messages) {
+        const message = this.accept(m.subject, m.data);
+        if (message) yield { streamSeq: m.seq, subject: m.subject, message };
+      }
+    } finally {
+      options.signal?.removeEventListener('abort', stop);
+      await messages.close().catch(() => {});
+    }
+  }
+
+  /** The writers' shared durable pull consumer (explicit ack), created if missing. */
+  async writerConsumer(ackWaitMs = 30_000) {
+    const durable = this.names.writerDurable;
+    try {
+      await this.jsm.consumers.info(this.names.stream, durable);
+    } catch (err) {
+      if (!/consumer not found/i.test(String(err))) throw err;
+      await this.jsm.consumers.add(this.names.stream, {
+        durable_name: durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        filter_subject: this.names.eventsFilter,
+        ack_wait: nanos(ackWaitMs),
+        max_ack_pending: 20_000,
+      });
+    }
+    return this.js.consumers.get(this.names.stream, durable);
+  }
+
+  /** Every heartbeat and node state in KV now (refused entries counted and left out). */
+  async live(): Promise<{ heartbeats: Map<string, Heartbeat>; states: Map<string, NodeState> }> {
+    const heartbeats = new Map<string, Heartbeat>();
+    const states = new Map<string, NodeState>();
+    const keys: string[] = [];
+    for await (const k of await this.kv.keys()) keys.push(k);
+    for (const key of keys) {
+      const entry = await this.kv.get(key);
+      if (!entry || entry.operation !== 'PUT') continue;
+      const got = this.acceptLive(key, entry.value);
+      if (got?.kind === 'hb') heartbeats.set(got.value.node, got.value);
+      if (got?.kind === 'state') states.set(got.value.node, got.value);
+    }
+    return { heartbeats, states };
+  }
+
+  /** Parses a KV entry; a refusal is counted and logged and yields undefined. */
+  acceptLive(
+    key: string,
+    data: Uint8Array,
+  ): { kind: 'hb'; value: Heartbeat } | { kind: 'state'; value: NodeState } | undefined {
+    const k = this.names.parseKey(key);
+    if (!k) {
+      this.refusals.refuse('kv', 'subject-mismatch', key, 'not an hb.<node> or state.<node> key');
+      return undefined;
+    }
+    const parsed: Parsed<Heartbeat | NodeState> =
+      k.kind === 'hb'
+        ? parseHeartbeat(data, this.names.cluster, k.node)
+        : parseNodeState(data, this.names.cluster, k.node);
+    if (!parsed.ok) {
+      this.refusals.refuse('kv', parsed.reason, key, parsed.detail);
+      return undefined;
+    }
+    return k.kind === 'hb'
+      ? { kind: 'hb', value: parsed.value as Heartbeat }
+      : { kind: 'state', value: parsed.value as NodeState };
+  }
+
+  /** Heartbeats and states as they change (the current values first), until `signal`. */
+  async *watchLive(
+    signal?: AbortSignal,
+  ): AsyncGenerator<{ kind: 'hb'; value: Heartbeat } | { kind: 'state'; value: NodeState }> {
+    const watch = await this.kv.watch({ ignoreDeletes: true });
+    const stop = () => watch.stop();
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      if (signal?.aborted) return;
+      for await (const e of watch) {
+        if (e.operation !== 'PUT') continue;
+        const got = this.acceptLive(e.key, e.value);
+        if (got) yield got;
+      }
+    } finally {
+      signal?.removeEventListener('abort', stop);
+      watch.stop();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.nc.isClosed()) return;
+    await this.nc.drain().catch(() => this.nc.close());
+  }
+
+  logLine(line: string): void {
+    this.log(line);
+  }
+}
+
+export const openBus = (options: BusOptions) => ClusterBus.open(options);

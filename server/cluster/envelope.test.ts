@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import {
+  compareEpochs,
+  encodeMessage,
+  epochTime,
+  lastSeqOf,
+  messageId,
+  newEpoch,
+  parseBusMessage,
+  parseHeartbeat,
+  type BusMessage,
+} from './envelope';
+import { eventsMessage, heartbeatOf } from './testing';
+
+const bytes = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v));
+const EPOCH = newEpoch(1_700_000_000_000);
+
+describe('epochs', () => {
+  it('are new per call, carry their start time and order by it', () => {
+    const a = newEpoch(1_000);
+    const b = newEpoch(2_000);
+    expect(a).not.toBe(newEpoch(1_000));
+    expect(epochTime(a)).toBe(1_000);
+    expect(compareEpochs(a, b)).toBeLessThan(0);
+    expect(compareEpochs(b, a)).toBeGreaterThan(0);
+  });
+});
+
+describe('bus messages', () => {
+  const ok = eventsMessage('c1', 'n.1', EPOCH, 5, 3);
+
+  it('accept a well-formed run of events and give its id and last seq', () => {
+    const p = parseBusMessage(encodeMessage(ok), 'c1', 'n.1');
+    expect(p.ok).toBe(true);
+    expect(messageId(ok)).toBe(`n=2E1/${EPOCH}/5`);
+    expect(lastSeqOf(ok)).toBe(7);
+    const gap: BusMessage = {
+      v: 1,
+      type: 'gap',
+      cluster: 'c1',
+      node: 'n.1',
+      epoch: EPOCH,
+      seq: 9,
+      t: 1,
+      lost: { from: 3, to: 8 },
+      reason: 'outbox-full',
+    };
+    expect(parseBusMessage(encodeMessage(gap), 'c1', 'n.1')).toEqual({ ok: true, value: gap });
+  });
+
+  const cases: [string, Uint8Array, string, string | undefined][] = [
+    ['not JSON', bytes('{nope'), 'not-json', 'n.1'],
+    ['a JSON array', bytes([1]), 'bad-envelope', 'n.1'],
+    ['an unknown version', bytes({ ...ok, v: 2 }), 'unknown-version', 'n.1'],
+    ['no version', bytes({ ...ok, v: undefined }), 'unknown-version', 'n.1'],
+    ['another cluster', bytes({ ...ok, cluster: 'c2' }), 'foreign-cluster', 'n.1'],
+    ['another node than its subject', bytes(ok), 'subject-mismatch', 'n.2'],
+    ['a subject that is not a node subject', bytes(ok), 'subject-mismatch', undefined],
+    ['an extra top-level field', bytes({ ...ok, extra: 1 }), 'bad-envelope', 'n.1'],
+    ['a bad epoch', bytes({ ...ok, epoch: 'x' }), 'bad-envelope', 'n.1'],
+    ['seq 0', bytes({ ...ok, seq: 0 }), 'bad-envelope', 'n.1'],
+    ['no events', bytes({ ...ok, events: [] }), 'bad-envelope', 'n.1'],
+    [
+      'an unknown event kind',
+      bytes({ ...ok, events: [{ ...ok.events[0], kind: 'x' }] }),
+      'bad-envelope',
+      'n.1',
+    ],
+    [
+      'events out of sequence',
+      bytes({ ...ok, events: [ok.events[1], ok.events[0], ok.events[2]] }),
+      'bad-sequence',
+      'n.1',
+    ],
+    [
+      'an event of another node',
+      bytes({ ...ok, events: [{ ...ok.events[0], node: 'n.2' }, ok.events[1], ok.events[2]] }),
+      'subject-mismatch',
+      'n.1',
+    ],
+    [
+      'an event caused by a later one',
+      bytes({ ...ok, events: [{ ...ok.events[0], cause: 99 }, ok.events[1], ok.events[2]] }),
+      'bad-sequence',
+      'n.1',
+    ],
+    [
+      'a gap that covers its own seq',
+      bytes({
+        v: 1,
+        type: 'gap',
+        cluster: 'c1',
+        node: 'n.1',
+        epoch: EPOCH,
+        seq: 4,
+        t: 1,
+        lost: { from: 3, to: 4 },
+        reason: 'outbox-full',
+      }),
+      'bad-sequence',
+      'n.1',
+    ],
+    ['too large', new Uint8Array(1024 * 1024), 'too-large', 'n.1'],
+  ];
+  it.each(cases)('refuse %s with a reason', (_what, data, reason, node) => {
+    const p = parseBusMessage(data, 'c1', node);
+    expect(p.ok).toBe(false);
+    if (!p.ok) {
+      expect(p.reason).toBe(reason);
+      expect(p.detail.length).toBeLessThanOrEqual(300);
+    }
+  });
+});
+
+describe('heartbeats', () => {
+  it('are validated against their key and cluster', () => {
+    const hb = heartbeatOf('c1', 'n.1', EPOCH, 4);
+    expect(parseHeartbeat(encodeMessage(hb), 'c1', 'n.1').ok).toBe(true);
+    expect(parseHeartbeat(encodeMessage(hb), 'c1', 'n.2')).toMatchObject({
+      ok: false,
+      reason: 'subject-mismatch',
+    });
+    expect(parseHeartbeat(encodeMessage(hb), 'c2', 'n.1')).toMatchObject({
+      ok: false,
+      reason: 'foreign-cluster',
+    });
+    expect(parseHeartbeat(bytes({ ...hb, seq: -1 }), 'c1', 'n.1')).toMatchObject({
+      ok: false,
+      reason: 'bad-envelope',
+    });
+  });
+});

@@ -1,0 +1,242 @@
+/**
+ * The messages on the bus, version 1. Everything read from NATS is untrusted: it is parsed here
+ * and either accepted whole or refused with one named reason (counted and logged by refusals.ts).
+ * Nothing refused is ever applied.
+ *
+ * An `events` message carries a run of one agent's transitions with consecutive per-node seqs:
+ * events[i].seq === seq + i. A `gap` message takes one seq and says which seqs the agent dropped
+ * (its outbox overflowed while NATS was unreachable), so a gap is explicit, never silent.
+ * Both go to the node's subject with the message id `<node token>/<epoch>/<seq>`, which JetStream
+ * de-duplicates within its window and PostgreSQL by (node, epoch, seq) forever.
+ *
+ * An epoch names one run of one agent: `<start ms in base 36>-<8 hex>`, new on every start, so
+ * seqs restart at 1 without colliding and a newer run sorts after an older one.
+ */
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { NodeView } from '@/lib/timeline/state';
+import type { TimelineEvent } from '@/lib/timeline/events';
+import { encodeToken, NODE_NAME } from './names';
+
+export const ENVELOPE_VERSION = 1;
+/** Events in one message: the console's global ids leave room for this many per stream seq. */
+export const MAX_EVENTS_PER_MESSAGE = 1024;
+/** Below NATS's default max_payload (1 MiB). */
+export const MAX_MESSAGE_BYTES = 900 * 1024;
+
+const EPOCH = /^[0-9a-z]{1,11}-[0-9a-f]{8}$/;
+
+export function newEpoch(now = Date.now()): string {
+  return `${now.toString(36)}-${randomBytes(4).toString('hex')}`;
+}
+
+/** The start time an epoch was made at (epoch ms). */
+export function epochTime(epoch: string): number {
+  return parseInt(epoch.slice(0, epoch.indexOf('-')), 36);
+}
+
+/** Orders two epochs of one node: negative when `a` is the older run. */
+export function compareEpochs(a: string, b: string): number {
+  return epochTime(a) - epochTime(b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+const nodeName = z.string().max(253).regex(NODE_NAME, 'node name is not a DNS-1123 subdomain');
+const seq = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+const time = z.number().int().min(0).max(8.64e15);
+const epoch = z.string().regex(EPOCH, 'epoch is not <base36 ms>-<8 hex>');
+
+const EVENT_KINDS = ['cri', 'container', 'pod', 'node', 'k8s'] as const;
+
+/** One timeline event as the agent sent it: the envelope checks identity fields; the rest is opaque. */
+const event = z.looseObject({
+  kind: z.enum(EVENT_KINDS),
+  type: z.string().min(1).max(64),
+  seq,
+  t: time,
+  node: nodeName,
+  cause: seq.optional(),
+});
+
+const base = {
+  v: z.literal(ENVELOPE_VERSION),
+  cluster: z.string().min(1).max(63),
+  node: nodeName,
+  epoch,
+  seq,
+  t: time,
+};
+
+export const eventsMessage = z.strictObject({
+  ...base,
+  type: z.literal('events'),
+  events: z.array(event).min(1).max(MAX_EVENTS_PER_MESSAGE),
+});
+
+export const gapMessage = z.strictObject({
+  ...base,
+  type: z.literal('gap'),
+  /** The seqs the agent dropped, inclusive. */
+  lost: z.strictObject({ from: seq, to: seq }),
+  reason: z.enum(['outbox-full']),
+});
+
+export const busMessage = z.discriminatedUnion('type', [eventsMessage, gapMessage]);
+
+export type EventsMessage = Omit<z.infer<typeof eventsMessage>, 'events'> & {
+  events: TimelineEvent[];
+};
+export type GapMessage = z.infer<typeof gapMessage>;
+export type BusMessage = EventsMessage | GapMessage;
+
+/** Heartbeat in KV (`hb.<node>`): the agent is alive, and how far it has published. */
+export const heartbeat = z.strictObject({
+  v: z.literal(ENVELOPE_VERSION),
+  cluster: z.string().min(1).max(63),
+  node: nodeName,
+  epoch,
+  /** The last seq this epoch has assigned. */
+  seq: z.number().int().min(0),
+  t: time,
+  /** Who runs it, so two agents claiming one node name can be told apart and shown. */
+  instance: z.strictObject({
+    host: z.string().max(253),
+    pid: z.number().int().min(0),
+    endpoint: z.string().max(512),
+  }),
+  /** Events dropped by the outbox since this epoch started. */
+  dropped: z.number().int().min(0),
+});
+export type Heartbeat = z.infer<typeof heartbeat>;
+
+/** Latest full node state in KV (`state.<node>`), for consoles that start later. */
+export const nodeState = z.strictObject({
+  v: z.literal(ENVELOPE_VERSION),
+  cluster: z.string().min(1).max(63),
+  node: nodeName,
+  epoch,
+  /** The view is the state after this seq. */
+  seq: z.number().int().min(0),
+  t: time,
+  view: z.looseObject({
+    name: nodeName,
+    pods: z.record(z.string(), z.unknown()),
+    conditions: z.array(z.unknown()),
+  }),
+});
+export type NodeState = Omit<z.infer<typeof nodeState>, 'view'> & { view: NodeView };
+
+export type Refusal =
+  | 'too-large'
+  | 'not-json'
+  | 'unknown-version'
+  | 'bad-envelope'
+  | 'foreign-cluster'
+  | 'subject-mismatch'
+  | 'bad-sequence';
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: Refusal; detail: string };
+
+const refuse = (
+  reason: Refusal,
+  detail: string,
+): { ok: false; reason: Refusal; detail: string } => ({
+  ok: false,
+  reason,
+  detail: detail.slice(0, 300),
+});
+
+function parseJson(data: Uint8Array): Parsed<Record<string, unknown>> {
+  if (data.byteLength > MAX_MESSAGE_BYTES)
+    return refuse('too-large', `${data.byteLength} bytes (limit ${MAX_MESSAGE_BYTES})`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8'));
+  } catch (err) {
+    return refuse('not-json', err instanceof Error ? err.message : String(err));
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return refuse('bad-envelope', 'not a JSON object');
+  const obj = raw as Record<string, unknown>;
+  if (obj.v !== ENVELOPE_VERSION)
+    return refuse('unknown-version', `v=${JSON.stringify(obj.v)?.slice(0, 20)}`);
+  return { ok: true, value: obj };
+}
+
+const issue = (err: z.ZodError) =>
+  err.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
+
+/**
+ * Parses a message read from `subject` of `cluster`, whose subject names `subjectNode`. Refuses
+ * one whose body claims another cluster or node (a foreign or misrouted publisher), and events
+ * whose seqs are not the message's consecutive run.
+ */
+export function parseBusMessage(
+  data: Uint8Array,
+  cluster: string,
+  subjectNode: string | undefined,
+): Parsed<BusMessage> {
+  if (subjectNode === undefined) return refuse('subject-mismatch', 'not a node event subject');
+  const json = parseJson(data);
+  if (!json.ok) return json;
+  const parsed = busMessage.safeParse(json.value);
+  if (!parsed.success) return refuse('bad-envelope', issue(parsed.error));
+  const msg = parsed.data;
+  if (msg.cluster !== cluster)
+    return refuse('foreign-cluster', `cluster "${msg.cluster}", this is "${cluster}"`);
+  if (msg.node !== subjectNode)
+    return refuse('subject-mismatch', `body says node "${msg.node}", subject "${subjectNode}"`);
+  if (msg.type === 'gap') {
+    if (msg.lost.from > msg.lost.to || msg.lost.to >= msg.seq)
+      return refuse('bad-sequence', `gap ${msg.lost.from}..${msg.lost.to} at seq ${msg.seq}`);
+    return { ok: true, value: msg };
+  }
+  for (let i = 0; i < msg.events.length; i++) {
+    const e = msg.events[i] as { seq: number; node: string; cause?: number };
+    if (e.seq !== msg.seq + i)
+      return refuse('bad-sequence', `event ${i} has seq ${e.seq}, expected ${msg.seq + i}`);
+    if (e.node !== msg.node)
+      return refuse('subject-mismatch', `event ${i} is about node "${e.node}"`);
+    if (e.cause !== undefined && e.cause > e.seq)
+      return refuse('bad-sequence', `event ${i} is caused by a later seq ${e.cause}`);
+  }
+  return { ok: true, value: msg as unknown as EventsMessage };
+}
+
+function parseKv<S extends z.ZodType>(
+  schema: S,
+  data: Uint8Array,
+  cluster: string,
+  keyNode: string,
+): Parsed<z.infer<S>> {
+  const json = parseJson(data);
+  if (!json.ok) return json;
+  const parsed = schema.safeParse(json.value);
+  if (!parsed.success) return refuse('bad-envelope', issue(parsed.error));
+  const v = parsed.data as { cluster: string; node: string };
+  if (v.cluster !== cluster)
+    return refuse('foreign-cluster', `cluster "${v.cluster}", this is "${cluster}"`);
+  if (v.node !== keyNode)
+    return refuse('subject-mismatch', `body says node "${v.node}", key "${keyNode}"`);
+  return { ok: true, value: parsed.data };
+}
+
+export const parseHeartbeat = (data: Uint8Array, cluster: string, keyNode: string) =>
+  parseKv(heartbeat, data, cluster, keyNode);
+
+export const parseNodeState = (data: Uint8Array, cluster: string, keyNode: string) =>
+  parseKv(nodeState, data, cluster, keyNode) as Parsed<NodeState>;
+
+export function encodeMessage(msg: BusMessage | Heartbeat | NodeState): Uint8Array {
+  return Buffer.from(JSON.stringify(msg), 'utf8');
+}
+
+/** JetStream's Nats-Msg-Id for a message: one per (node, epoch, seq). */
+export const messageId = (m: { node: string; epoch: string; seq: number }) =>
+  `${encodeToken(m.node)}/${m.epoch}/${m.seq}`;
+
+/** The last seq a message occupies. */
+export const lastSeqOf = (m: BusMessage) =>
+  m.type === 'gap' ? m.seq : m.seq + m.events.length - 1;
