@@ -3,105 +3,16 @@
  * what a relist costs when nothing changes, and time-driven re-derivation.
  */
 import { describe, expect, it } from 'vitest';
-import type { RuntimeContainer, RuntimeSandbox } from '@/lib/kubelet/runtime';
-import type { TimelineEvent, UnsequencedEvent } from '@/lib/timeline/events';
 import { reduceAll } from '@/lib/timeline/reducer';
 import { emptyState } from '@/lib/timeline/state';
-import { Engine, type EngineStore } from './engine';
+import { Engine } from './engine';
 import type { HintProvider } from './hints';
-import type { RuntimeClient } from './runtime-client';
+import { memoryRuntime, memoryStore } from './testing/memory-runtime';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
-
-function memoryStore(): EngineStore & { events: TimelineEvent[] } {
-  const events: TimelineEvent[] = [];
-  return {
-    events,
-    append(batch: readonly UnsequencedEvent[]) {
-      const out: TimelineEvent[] = batch.map((e, i) => ({ ...e, seq: events.length + i + 1 }));
-      events.push(...out);
-      return out;
-    },
-    latestSeq: () => events.length,
-    oldestSeq: () => 1,
-    eventsAfter: (seq, limit) => events.filter((e) => e.seq > seq).slice(0, limit),
-    range: () => events,
-    stateAt: () => reduceAll(emptyState(), events),
-    stateAtSeq: (seq) =>
-      reduceAll(
-        emptyState(),
-        events.filter((e) => e.seq <= seq),
-      ),
-  };
-}
-
-const sandbox: RuntimeSandbox = {
-  id: 's1',
-  name: 'web-0',
-  namespace: 'default',
-  uid: 'u1',
-  attempt: 0,
-  state: 'ready',
-  createdAt: 1_000,
-  labels: { 'io.kubernetes.pod.uid': 'u1' },
-  annotations: {
-    'podscope.dev/pod-spec': JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'web-0', namespace: 'default', uid: 'u1' },
-      spec: { restartPolicy: 'Always', containers: [{ name: 'app', image: 'img' }] },
-    }),
-  },
-  network: { ip: '10.0.0.2', additionalIps: [] },
-  networkMode: 'POD',
-  inspected: true,
-};
-
-/** A container that crashed again and was not restarted (no kubelet): back-off, then nothing. */
-const crashed: RuntimeContainer = {
-  id: 'c1',
-  sandboxId: 's1',
-  name: 'app',
-  attempt: 1,
-  state: 'exited',
-  createdAt: 1_000,
-  startedAt: 1_100,
-  finishedAt: 2_000,
-  exitCode: 1,
-  reason: 'Error',
-  image: 'img',
-  imageRef: 'img',
-  restartCount: 1,
-  labels: { 'io.kubernetes.pod.uid': 'u1', 'io.kubernetes.container.name': 'app' },
-  annotations: { 'io.kubernetes.container.restartCount': '1' },
-  inspected: true,
-};
 
 function rig(opts: { networkReady?: boolean } = {}) {
   let now = 2_500;
-  const client: RuntimeClient = {
-    endpoint: 'mem',
-    version: () => Promise.resolve({ name: 'mem', version: '1', apiVersion: 'v1' }),
-    status: () =>
-      Promise.resolve({
-        conditions: [
-          { type: 'RuntimeReady', status: true, reason: '', message: '' },
-          {
-            type: 'NetworkReady',
-            status: opts.networkReady ?? true,
-            reason: opts.networkReady === false ? 'NetworkPluginNotReady' : '',
-            message: '',
-          },
-        ],
-      }),
-    listPodSandbox: () => Promise.resolve([{ ...sandbox, inspected: false }]),
-    listContainers: () => Promise.resolve([{ ...crashed, inspected: false }]),
-    podSandboxStatus: () => Promise.resolve(sandbox),
-    containerStatus: () => Promise.resolve(crashed),
-    containerEvents: () => ({
-      [Symbol.asyncIterator]: () => ({ next: () => new Promise(() => undefined) }),
-    }),
-    close: () => undefined,
-  };
+  const client = memoryRuntime(opts.networkReady);
   // Counts derivations: the engine asks every provider for hints once per pod it derives.
   const derived: string[] = [];
   const provider: HintProvider = {

@@ -1,5 +1,5 @@
 import type { TimelineStore } from '@/server/store';
-import type { EngineStore } from './engine';
+import type { EngineStore } from './recorder';
 
 /** The engine's view of server/store's TimelineStore. */
 export function engineStore(store: TimelineStore): EngineStore {

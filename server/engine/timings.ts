@@ -2,6 +2,8 @@
  * The engine's periods. The defaults are the kubelet's and the node controller's current upstream
  * values; `server/config.ts` lets each be overridden.
  */
+import { DEFAULT_NODE_TIMINGS, type NodeTimings } from '@/lib/kubelet/timings';
+
 export interface EngineTimings {
   /** Generic PLEG relist period (pkg/kubelet/kubelet.go genericPlegRelistPeriod). */
   relistMs: number;
@@ -25,3 +27,13 @@ export const DEFAULT_ENGINE_TIMINGS: Readonly<EngineTimings> = Object.freeze({
   plegThresholdMs: 180_000,
   tolerationSeconds: 300,
 });
+
+/** The periods the kubelet rules (lib/kubelet) read, with the engine's overrides applied. */
+export function nodeTimings(t: EngineTimings): NodeTimings {
+  return {
+    ...DEFAULT_NODE_TIMINGS,
+    nodeMonitorGracePeriodMs: t.nodeMonitorGraceMs,
+    plegRelistThresholdMs: t.plegThresholdMs,
+    tolerationSeconds: t.tolerationSeconds,
+  };
+}

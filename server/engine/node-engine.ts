@@ -1,0 +1,473 @@
+/**
+ * One node, as the kubelet sees it: the relist loop (node-watcher.ts) plus everything the kubelet
+ * keeps per node — the node's clock offset, the container back-off, the pods that fall due for a
+ * time-based re-evaluation, the node conditions — turned into derived timeline events, each with
+ * its cause (the seq of the CRI event behind it) and its why.
+ *
+ * Module boundary: a NodeEngine needs a runtime client and nothing else — no store, no bus, no
+ * other node. It holds this node's latest full state (`view()`, folded through the one reducer
+ * from the events it emitted) and hands every batch to `onEvents`. The server's façade
+ * (engine.ts) runs one per node and records the batches (recorder.ts); a cluster-mode agent runs
+ * exactly this per node and publishes the batches.
+ *
+ * Seqs: events are numbered by `seq()` (default: a counter of its own from 1). The façade passes
+ * the recorder's, so causes are server-wide seqs. A receiver that renumbers a batch must map the
+ * `cause` fields with it (a cause always names an earlier event of the same batch).
+ */
+import { emptyBackoff, generateNodeConditions, recordRestart } from '@/lib/kubelet';
+import type {
+  BackoffState,
+  FeatureGates,
+  NodeConditionsResult,
+  NodeReadiness,
+  NodeTimings,
+} from '@/lib/kubelet';
+import type { NodeResources, RuntimeCondition, RuntimeInfo } from '@/lib/kubelet/runtime';
+import type { RuntimePodStatus } from '@/lib/kubelet/runtime';
+import type { TimelineEvent, UnsequencedEvent } from '@/lib/timeline/events';
+import { reduce } from '@/lib/timeline/reducer';
+import { own, type ClusterState, type NodeView, type PodView } from '@/lib/timeline/state';
+import { ClockOffset, describeOffset, shiftPodTimes } from './clock-offset';
+import type { Transition } from './diff';
+import { DueDeadlines } from './due';
+import type { HintProvider } from './hints';
+import type { EngineMetrics } from './metrics';
+import { nodeEvents } from './node-events';
+import { NodeWatcher, type Clock, type RelistOutcome, type WatcherSink } from './node-watcher';
+import { derivePodView } from './pod-view';
+import { podEvents } from './pod-events';
+import {
+  causeOf,
+  conditionDetail,
+  numberTransitions,
+  runtimePodOf,
+  withSeq,
+} from './relist-events';
+import type { RuntimeClient, RuntimeStatusReport } from './runtime-client';
+import { nodeTimings, type EngineTimings } from './timings';
+
+export interface NodeEngineOptions {
+  name: string;
+  /** The node's runtime (server/cri's CriClient, or an in-memory one in tests). */
+  client: RuntimeClient;
+  timings: EngineTimings;
+  /** The batches this node derives, in order, each event numbered and folded into `view()`. */
+  onEvents: (batch: TimelineEvent[]) => void;
+  /** Where pod specs and the kubelet's hints come from (the driver, the API server), most trusted first. */
+  providers?: readonly HintProvider[];
+  gates?: FeatureGates;
+  clock?: Clock;
+  /** A node the driver may mutate (`#lab`). */
+  lab?: boolean;
+  /** The kubelet's container back-off (default 10 s doubling to 300 s). */
+  backoff?: () => BackoffState;
+  /** The node as last recorded, when continuing an existing timeline. */
+  initial?: NodeView;
+  /** Hands out seqs (default: a counter of its own). */
+  seq?: () => number;
+  /** When the observer started (node conditions allow a grace period from it). */
+  startedAt?: number;
+  metrics?: Pick<
+    EngineMetrics,
+    | 'relistDuration'
+    | 'relistErrors'
+    | 'skippedTicks'
+    | 'inspectErrors'
+    | 'eventStreamFallbacks'
+    | 'clockOffset'
+  >;
+  log?: (line: string) => void;
+}
+
+export function createNodeEngine(options: NodeEngineOptions): NodeEngine {
+  return new NodeEngine(options);
+}
+
+export class NodeEngine {
+  readonly name: string;
+  readonly watcher: NodeWatcher;
+  private state: ClusterState;
+  private readonly clock: Clock;
+  private readonly seq: () => number;
+  private readonly startedAt: number;
+  private readonly timings: NodeTimings;
+  private backoff: BackoffState;
+  private runtimeConditions: RuntimeCondition[] | undefined;
+  private statusError: string | undefined;
+  private resources: NodeResources | undefined;
+  /** Last Status that found RuntimeReady true (the kubelet's lastBaseRuntimeSync). */
+  private lastStatusAt: number | undefined;
+  private pressureObservedAt: NodeConditionsResult['pressureObservedAt'] = {};
+  private ready: NodeReadiness;
+  /** The node's clock against ours (runtime times are compared with "now" through it). */
+  private readonly clockOffset: ClockOffset;
+  /** When the previous successful relist finished (our time). */
+  private lastRelistedAt: number | undefined;
+  /**
+   * Pods that changed in the previous relist: derived once more, as the kubelet syncs a pod again
+   * after a change (its first status after an exit shows Terminated; the back-off shows next).
+   */
+  private followUp = new Set<string>();
+  private readonly due = new DueDeadlines();
+
+  constructor(private readonly options: NodeEngineOptions) {
+    this.name = options.name;
+    this.clock = options.clock ?? { now: () => Date.now() };
+    let local = 0;
+    this.seq = options.seq ?? (() => ++local);
+    this.startedAt = options.startedAt ?? this.clock.now();
+    this.timings = nodeTimings(options.timings);
+    this.backoff = options.backoff?.() ?? emptyBackoff();
+    this.ready = { status: 'True', since: this.clock.now() };
+    this.clockOffset = new ClockOffset({ toleranceMs: 2 * options.timings.relistMs + 2_000 });
+    this.state = {
+      seq: 0,
+      t: 0,
+      nodes: options.initial ? { [options.name]: options.initial } : {},
+    };
+    this.watcher = new NodeWatcher(
+      options.name,
+      options.client,
+      this.sink,
+      this.clock,
+      options.timings,
+      options.lab ?? false,
+    );
+    const existing = options.initial;
+    this.emit([
+      {
+        kind: 'node',
+        type: existing ? 'NodeUpdated' : 'NodeAdded',
+        node: this.name,
+        t: this.clock.now(),
+        endpoint: options.client.endpoint,
+        health: {
+          connected: false,
+          ...(existing?.health.lastRelistAt ? { lastRelistAt: existing.health.lastRelistAt } : {}),
+        },
+      },
+    ]);
+  }
+
+  /** This node's latest state, as the events emitted so far describe it. */
+  view(): NodeView | undefined {
+    return own(this.state.nodes, this.name);
+  }
+
+  /** Starts the relist, event-stream and Status loops. */
+  start(): void {
+    this.watcher.start();
+  }
+
+  stop(): void {
+    this.watcher.stop();
+  }
+
+  /** Folds events about this node recorded by someone else (drift, the API server's view). */
+  observe(events: readonly TimelineEvent[]): void {
+    for (const e of events) if (e.node === this.name) this.state = reduce(this.state, e);
+  }
+
+  /** Takes this view as its own (the recorder shrank events too large for the store). */
+  adopt(view: NodeView | undefined): void {
+    const { [this.name]: _old, ...others } = this.state.nodes;
+    this.state = { ...this.state, nodes: view ? { ...others, [this.name]: view } : others };
+  }
+
+  /** Time-driven work while relists are not arriving: grace periods, back-offs that end. */
+  tick(now: number): void {
+    this.evaluate(now);
+    if (this.watcher.connected) return; // its relists re-derive what falls due
+    const due = this.duePods(now);
+    if (due.length > 0) this.rederive(new Set(due));
+  }
+
+  /** Re-derives these pods from the records the watcher holds (hint changes, node readiness). */
+  rederive(uids: ReadonlySet<string>, now = this.clock.now()): void {
+    const view = this.view();
+    if (!view) return;
+    const records = this.watcher.records();
+    const events: UnsequencedEvent[] = [];
+    for (const uid of uids) {
+      const previous = own(view.pods, uid);
+      if (!previous) continue;
+      const runtime = runtimePodOf(records, uid, previous);
+      events.push(...this.derivePod(runtime, previous, now));
+    }
+    this.emit(events);
+  }
+
+  // ── emitting ───────────────────────────────────────────────────────────────
+
+  private emit(events: readonly UnsequencedEvent[]): void {
+    if (events.length === 0) return;
+    this.emitNumbered(events.map((e) => withSeq(e, this.seq())));
+  }
+
+  private emitNumbered(batch: TimelineEvent[]): void {
+    if (batch.length === 0) return;
+    for (const e of batch) this.state = reduce(this.state, e);
+    this.options.onEvents(batch);
+  }
+
+  private log(line: string): void {
+    this.options.log?.(line);
+  }
+
+  // ── what the watcher reports ───────────────────────────────────────────────
+
+  private readonly sink: WatcherSink = {
+    relisted: (o) => this.onRelisted(o),
+    relistFailed: (_node, at, error, first) => this.onRelistFailed(at, error, first),
+    statusRead: (_node, at, status, error) => this.onStatus(at, status, error),
+    connected: (node, info: RuntimeInfo) =>
+      this.emit([{ kind: 'node', type: 'NodeUpdated', node, t: this.clock.now(), runtime: info }]),
+    modeChanged: (node, mode, reason) => {
+      if (mode === 'polling')
+        this.options.metrics?.eventStreamFallbacks.inc({
+          node,
+          reason: reason.split(':')[0] ?? reason,
+        });
+      this.log(
+        `${node}: ${mode === 'events' ? 'using GetContainerEvents' : 'polling'} (${reason})`,
+      );
+    },
+    skippedTick: (node) => this.options.metrics?.skippedTicks.inc({ node }),
+    inspectFailed: (node, id, error) => {
+      this.options.metrics?.inspectErrors.inc({ node });
+      // NOT_FOUND: it was removed between the list and the inspection, an everyday race on a busy
+      // node (the next relist records it gone). Anything else is worth a line.
+      if ((error as { notFound?: unknown }).notFound === true) return;
+      this.log(`${node}: inspecting ${id} failed, keeping the old record: ${error.message}`);
+    },
+  };
+
+  private onStatus(at: number, status: RuntimeStatusReport | undefined, error?: Error): void {
+    if (status) {
+      const changed = JSON.stringify(this.runtimeConditions) !== JSON.stringify(status.conditions);
+      this.runtimeConditions = status.conditions;
+      this.statusError = undefined;
+      this.resources = status.node ?? this.resources;
+      if (status.conditions.some((c) => c.type === 'RuntimeReady' && c.status))
+        this.lastStatusAt = at;
+      if (changed) {
+        const node = this.name;
+        this.emit([
+          {
+            kind: 'cri',
+            type: 'RuntimeConditionChanged',
+            source: 'relist',
+            node,
+            t: at,
+            detail: conditionDetail(status.conditions),
+          },
+          { kind: 'node', type: 'NodeUpdated', node, t: at, runtimeConditions: status.conditions },
+        ]);
+      }
+    } else {
+      this.statusError = error?.message ?? 'Status failed';
+    }
+    this.evaluate(at);
+  }
+
+  private onRelistFailed(at: number, error: Error, first: boolean): void {
+    const node = this.name;
+    this.options.metrics?.relistErrors.inc({ node });
+    const events: UnsequencedEvent[] = [];
+    const view = this.view();
+    if (first) {
+      events.push({
+        kind: 'cri',
+        type: 'RelistFailed',
+        source: 'relist',
+        node,
+        t: at,
+        detail: { error: error.message.slice(0, 500) },
+      });
+      this.log(`${node}: relist failed: ${error.message}`);
+    }
+    if (view && (view.health.connected || first)) {
+      events.push({
+        kind: 'node',
+        type: 'NodeUpdated',
+        node,
+        t: at,
+        health: {
+          ...view.health,
+          connected: false,
+          lastError: error.message.slice(0, 500),
+          lastErrorAt: at,
+        },
+      });
+    }
+    this.emit(events);
+    this.evaluate(at);
+  }
+
+  private onRelisted(o: RelistOutcome): void {
+    this.options.metrics?.relistDuration.observe(
+      { node: o.node },
+      (o.finishedAt - o.startedAt) / 1000,
+    );
+    const t = o.finishedAt;
+    const view = this.view();
+    const clockMoved = this.observeClock(o);
+
+    // 1. What changed on the wire, numbered first so derived events can name their cause.
+    const cri: TimelineEvent[] = [];
+    if (view && !view.health.connected && view.health.lastError) {
+      cri.push(
+        withSeq(
+          { kind: 'cri', type: 'RelistRecovered', source: 'relist', node: o.node, t } as const,
+          this.seq(),
+        ),
+      );
+    }
+    const { events, podCause, containerCause } = numberTransitions(o, () => this.seq());
+    cri.push(...events);
+    // The kubelet's back-off: a new attempt after an exit advances the container's back-off.
+    for (const tr of o.transitions)
+      if (tr.type === 'ContainerCreated' && tr.container) this.noteRestart(o, tr);
+
+    // 2. What it meant, for every pod touched now or due for a time-based re-evaluation.
+    const derived: UnsequencedEvent[] = [];
+    if (view && (!view.health.connected || view.health.lastError)) {
+      derived.push({
+        kind: 'node',
+        type: 'NodeUpdated',
+        node: o.node,
+        t,
+        health: { connected: true, lastRelistAt: t },
+      });
+    }
+    const due = this.duePods(t);
+    const again = this.followUp;
+    this.followUp = new Set(o.touched);
+    for (const uid of new Set([...o.touched, ...due, ...again])) {
+      const runtime = o.pods.get(uid);
+      const previous = own(this.view()?.pods ?? {}, uid);
+      if (!runtime) {
+        if (previous)
+          derived.push({
+            kind: 'pod',
+            type: 'PodRemoved',
+            node: o.node,
+            podUid: uid,
+            t,
+            ...causeOf(podCause.get(uid)),
+          });
+        continue;
+      }
+      derived.push(
+        ...this.derivePod(runtime, previous, t, podCause.get(uid), containerCause.get(uid)),
+      );
+    }
+    this.emitNumbered([...cri, ...derived.map((e) => withSeq(e, this.seq()))]);
+    // Pods derived with the old clock offset compared times wrongly: derive them all again.
+    if (clockMoved) this.rederive(new Set(Object.keys(this.view()?.pods ?? {})));
+    this.evaluate(t);
+  }
+
+  /**
+   * Feeds the node's clock offset with the runtime times of transitions that a relist keeping up
+   * with the node found (clock-offset.ts); true when the applied offset changed.
+   */
+  private observeClock(o: RelistOutcome): boolean {
+    const keptUp =
+      o.source === 'events' ||
+      (this.lastRelistedAt !== undefined &&
+        o.startedAt - this.lastRelistedAt <= 2 * this.options.timings.relistMs + 1_000);
+    this.lastRelistedAt = o.finishedAt;
+    if (!keptUp || o.transitions.length === 0) return false;
+    const times = o.transitions.flatMap((tr) =>
+      tr.runtimeTime !== undefined ? [tr.runtimeTime] : [],
+    );
+    if (!this.clockOffset.observe(o.finishedAt, times)) return false;
+    const ms = this.clockOffset.ms;
+    this.options.metrics?.clockOffset.set({ node: o.node }, -ms / 1000);
+    this.log(
+      ms === 0
+        ? `${o.node}: the runtime's clock agrees with the server's again; runtime times are used as they are`
+        : `${o.node}: the runtime's clock is ${describeOffset(ms)} the server's; derived times are corrected by ${ms > 0 ? '+' : ''}${Math.round(ms / 1000)} s`,
+    );
+    return true;
+  }
+
+  private derivePod(
+    runtime: RuntimePodStatus,
+    previous: PodView | undefined,
+    t: number,
+    podCause?: number,
+    containerCause?: ReadonlyMap<string, number>,
+  ): UnsequencedEvent[] {
+    const node = this.name;
+    const next = derivePodView({
+      node,
+      runtime: shiftPodTimes(runtime, this.clockOffset.ms, t),
+      previous,
+      providers: this.options.providers ?? [],
+      backoff: this.backoff,
+      now: t,
+      nodeReady: this.ready,
+      ...(this.options.gates ? { gates: this.options.gates } : {}),
+      timings: this.timings,
+    });
+    return podEvents(previous, next, {
+      t,
+      node,
+      ...(podCause !== undefined ? { podCause } : {}),
+      ...(containerCause ? { containerCause } : {}),
+    });
+  }
+
+  private noteRestart(o: RelistOutcome, tr: Transition): void {
+    let previousExit: number | undefined;
+    for (const c of o.previousContainers.values()) {
+      if (c.name !== tr.container || c.id === tr.id) continue;
+      if ((c.labels['io.kubernetes.pod.uid'] ?? '') !== tr.podUid && c.sandboxId === '') continue;
+      if (c.state === 'exited' && c.finishedAt !== undefined)
+        previousExit = Math.max(previousExit ?? 0, c.finishedAt);
+    }
+    if (previousExit === undefined) return;
+    this.backoff = recordRestart(
+      this.backoff,
+      { podUid: tr.podUid, container: tr.container ?? '' },
+      previousExit + this.clockOffset.ms,
+      o.finishedAt,
+    );
+  }
+
+  private duePods(now: number): string[] {
+    const view = this.view();
+    return view ? this.due.take(view, now) : [];
+  }
+
+  /** Node conditions from the runtime's Status, the relist heartbeat and the grace periods. */
+  private evaluate(now: number): void {
+    const view = this.view();
+    if (!view) return;
+    const w = this.watcher;
+    const result = generateNodeConditions({
+      now,
+      ...(this.runtimeConditions ? { runtimeConditions: this.runtimeConditions } : {}),
+      ...(this.statusError ? { runtimeStatusError: this.statusError } : {}),
+      ...(w.lastRelistAt !== undefined ? { lastRelistAt: w.lastRelistAt } : {}),
+      ...(w.lastContactAt !== undefined ? { lastContactAt: w.lastContactAt } : {}),
+      ...(this.resources ? { resources: this.resources } : {}),
+      ...(this.lastStatusAt !== undefined ? { lastStatusAt: this.lastStatusAt } : {}),
+      oldConditions: view.conditions,
+      startedAt: this.startedAt,
+      timings: this.timings,
+      pressureObservedAt: this.pressureObservedAt,
+    });
+    this.pressureObservedAt = result.pressureObservedAt;
+    const events = nodeEvents(view, result.conditions, result.why, { t: now, node: this.name });
+    if (events.length === 0) return;
+    this.emit(events);
+    if (result.ready.status !== this.ready.status) {
+      this.ready = result.ready;
+      // Node readiness changes every pod's Ready condition and eviction clock.
+      this.rederive(new Set(Object.keys(this.view()?.pods ?? {})));
+    }
+  }
+}
