@@ -89,4 +89,6 @@ export const TEST_PACKAGES = [
   { name: 'postgresql', check: '/usr/lib/postgresql/15/bin/initdb' },
   // The container image (npm run image) is built with buildah, offline.
   { name: 'buildah', check: '/usr/bin/buildah' },
+  // The conformance tests decompress crictl and critest (../shared/tools/critools/*.xz).
+  { name: 'xz-utils', check: '/usr/bin/xz' },
 ];

@@ -72,17 +72,28 @@ export const SERVE_BINARY = '/usr/local/bin/serve';
 export interface Rootfs {
   busybox: boolean;
   serve: boolean;
+  /** Applet paths beyond Debian's busybox-static set (an upstream-defconfig busybox has pgrep). */
+  extra?: ReadonlySet<string>;
 }
+
+/** Applets of upstream busybox's defconfig (the e2e and Docker Hub images) that Debian's build leaves out. */
+export const UPSTREAM_BUSYBOX_EXTRA: ReadonlySet<string> = new Set([
+  '/usr/bin/pgrep',
+  '/usr/bin/pkill',
+]);
 
 /** Resolves argv[0] like execvp with PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin. */
 export function resolveExecutable(rootfs: Rootfs, name: string): string | undefined {
   if (name.includes('/')) {
     if (rootfs.serve && name === SERVE_BINARY) return 'serve';
-    if (rootfs.busybox && BUSYBOX_PATHS.has(name)) return name.slice(name.lastIndexOf('/') + 1);
+    if (rootfs.busybox && (BUSYBOX_PATHS.has(name) || rootfs.extra?.has(name)))
+      return name.slice(name.lastIndexOf('/') + 1);
     return undefined;
   }
   if (rootfs.serve && name === 'serve') return 'serve';
   if (rootfs.busybox && (BUSYBOX_APPLETS.has(name) || name === 'busybox')) return name;
+  if (rootfs.busybox && rootfs.extra && [...rootfs.extra].some((p) => p.endsWith(`/${name}`)))
+    return name;
   return undefined;
 }
 

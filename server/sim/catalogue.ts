@@ -18,6 +18,8 @@ export interface CatalogueEntry {
   sizeBytes: number;
   /** PullImage: at once; after the tag's duration (default 20 s virtual); or fails. */
   pull: 'instant' | 'slow' | 'fail';
+  /** The image config's User (`uid`, `name`, `uid:group`, …); none when absent. */
+  user?: string;
 }
 
 const BUSYBOX: Rootfs = { busybox: true, serve: false };
@@ -137,34 +139,59 @@ export interface ImageRef {
   tag: string;
 }
 
+const REPOSITORY_RE =
+  /^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::\d+)?(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)+$/;
+const TAG_RE = /^[\w][\w.-]{0,127}$/;
+const DIGEST_RE = /^sha256:[0-9a-f]{64}$/;
+
+/** Docker's domain rule: the first path part is a registry host when it looks like one. */
+function qualify(image: string): string {
+  const firstSlash = image.indexOf('/');
+  const first = firstSlash < 0 ? '' : image.slice(0, firstSlash);
+  if (firstSlash < 0) return `docker.io/library/${image}`;
+  if (!first.includes('.') && !first.includes(':') && first !== 'localhost') {
+    return `docker.io/${image}`;
+  }
+  return image;
+}
+
 /**
  * Docker-style normalisation, as containerd's CRI plugin does before resolving:
  * `busybox` → `docker.io/library/busybox:latest`, `podscope.local/app` → `podscope.local/app:latest`.
- * Digest references and image ids are not names: undefined.
+ * Digest references and image ids are not names: undefined (see parseDigestRef).
  */
 export function normaliseRef(image: string): ImageRef | undefined {
   if (image === '' || image.startsWith('sha256:') || image.includes('@')) return undefined;
-  let rest = image;
-  const firstSlash = rest.indexOf('/');
-  const first = firstSlash < 0 ? '' : rest.slice(0, firstSlash);
-  if (firstSlash < 0) rest = `docker.io/library/${rest}`;
-  else if (!first.includes('.') && !first.includes(':') && first !== 'localhost') {
-    rest = `docker.io/${rest}`;
-  }
+  const rest = qualify(image);
   const lastSlash = rest.lastIndexOf('/');
   const colon = rest.lastIndexOf(':');
   const hasTag = colon > lastSlash;
   const repository = hasTag ? rest.slice(0, colon) : rest;
   const tag = hasTag ? rest.slice(colon + 1) : 'latest';
-  if (
-    !/^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::\d+)?(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)+$/.test(
-      repository,
-    )
-  ) {
-    return undefined;
-  }
-  if (!/^[\w][\w.-]{0,127}$/.test(tag)) return undefined;
+  if (!REPOSITORY_RE.test(repository)) return undefined;
+  if (!TAG_RE.test(tag)) return undefined;
   return { name: `${repository}:${tag}`, repository, tag };
+}
+
+/** A canonical digest reference `repository@sha256:<64 hex>` (a tag before `@` is dropped, as docker does). */
+export interface DigestRef {
+  /** `repository@sha256:…`, normalised. */
+  name: string;
+  repository: string;
+  digest: string;
+}
+
+export function parseDigestRef(image: string): DigestRef | undefined {
+  const at = image.indexOf('@');
+  if (at <= 0) return undefined;
+  const digest = image.slice(at + 1);
+  if (!DIGEST_RE.test(digest)) return undefined;
+  let rest = qualify(image.slice(0, at));
+  const lastSlash = rest.lastIndexOf('/');
+  const colon = rest.lastIndexOf(':');
+  if (colon > lastSlash) rest = rest.slice(0, colon);
+  if (!REPOSITORY_RE.test(rest)) return undefined;
+  return { name: `${rest}@${digest}`, repository: rest, digest };
 }
 
 export function catalogueEntry(repository: string): CatalogueEntry | undefined {
@@ -176,22 +203,24 @@ export function digestOf(text: string): string {
   return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
-/** The image as the node stores it once present. */
+/** The image as the node stores it once present (containerd: one image, several references). */
 export interface SimImage {
-  ref: ImageRef;
   entry: CatalogueEntry;
   /** Config digest: Image.id, Container.image_ref/image_id. */
   id: string;
-  /** `repository@sha256:<manifest digest>`. */
-  repoDigest: string;
+  /** Normalised `repository:tag` names it is known by (Image.repo_tags), oldest first. */
+  repoTags: string[];
+  /** `repository@sha256:<manifest digest>` references (Image.repo_digests). */
+  repoDigests: string[];
 }
 
+/** A catalogue image under `ref`: its id and manifest digest are stable digests of the name. */
 export function makeImage(ref: ImageRef, entry: CatalogueEntry): SimImage {
   return {
-    ref,
     entry,
     id: digestOf(`config:${ref.name}`),
-    repoDigest: `${ref.repository}@${digestOf(`manifest:${ref.name}`)}`,
+    repoTags: [ref.name],
+    repoDigests: [`${ref.repository}@${digestOf(`manifest:${ref.name}`)}`],
   };
 }
 

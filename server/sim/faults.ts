@@ -22,13 +22,16 @@ export type RpcName =
   | 'RemoveContainer'
   | 'ListContainers'
   | 'ContainerStatus'
+  | 'ReopenContainerLog'
   | 'ExecSync'
+  | 'ContainerStats'
   | 'ListContainerStats'
   | 'ListPodSandboxStats'
   | 'GetContainerEvents'
   | 'ListImages'
   | 'ImageStatus'
   | 'PullImage'
+  | 'RemoveImage'
   | 'ImageFsInfo';
 
 export type LatencySpec =

@@ -1,15 +1,35 @@
 /**
- * A node's image store: which catalogue images are present, lookups by name or id the way
- * containerd's CRI plugin resolves them, and PullImage with containerd's failure wording.
+ * A node's image store: which images are present, lookups by id, name or repo digest the way
+ * containerd's CRI plugin resolves them (localResolve), PullImage from the catalogue
+ * (`podscope.local/*`) and the simulated public registry (registry.ts) with containerd's failure
+ * wording, and RemoveImage (every reference of the image goes, as in containerd).
  */
 import type { SimClock } from './clock';
-import { catalogueEntry, digestOf, makeImage, normaliseRef, slowPullMs } from './catalogue';
+import {
+  catalogueEntry,
+  digestOf,
+  makeImage,
+  normaliseRef,
+  parseDigestRef,
+  slowPullMs,
+} from './catalogue';
 import type { SimImage } from './catalogue';
 import { SimRpcError, notFound, unknown } from './errors';
+import { imageUser, publishedByDigest, publishedByTag } from './registry';
+import type { PublishedImage } from './registry';
 import type { Image } from '@/server/cri/generated/runtime/v1/Image';
 
+/** The image a registry manifest gives once pulled: its id follows the manifest, not the name. */
+function publishedImage(p: PublishedImage, tagName?: string): SimImage {
+  return {
+    entry: p.entry,
+    id: digestOf(`config:${p.manifestDigest}`),
+    repoTags: tagName ? [tagName] : [],
+    repoDigests: [`${p.repository}@${p.manifestDigest}`],
+  };
+}
+
 export class ImageStore {
-  private readonly byName = new Map<string, SimImage>();
   private readonly byId = new Map<string, SimImage>();
   private readonly pulling = new Map<string, Promise<SimImage>>();
 
@@ -24,10 +44,35 @@ export class ImageStore {
     return this.add(makeImage(ref, entry));
   }
 
+  /** Adds an image, or the new references of one already present (same id). */
   private add(image: SimImage): SimImage {
-    this.byName.set(image.ref.name, image);
-    this.byId.set(image.id, image);
-    return image;
+    const present = this.byId.get(image.id);
+    if (!present) {
+      const copy: SimImage = {
+        ...image,
+        repoTags: [...image.repoTags],
+        repoDigests: [...image.repoDigests],
+      };
+      // A tag names one image: moving it to this one takes it from any other.
+      for (const tag of copy.repoTags) this.untag(tag);
+      this.byId.set(copy.id, copy);
+      return copy;
+    }
+    for (const tag of image.repoTags) {
+      if (present.repoTags.includes(tag)) continue;
+      this.untag(tag);
+      present.repoTags.push(tag);
+    }
+    for (const d of image.repoDigests)
+      if (!present.repoDigests.includes(d)) present.repoDigests.push(d);
+    return present;
+  }
+
+  private untag(tag: string): void {
+    for (const other of this.byId.values()) {
+      const i = other.repoTags.indexOf(tag);
+      if (i >= 0) other.repoTags.splice(i, 1);
+    }
   }
 
   /** containerd's localResolve: an image id, a repo digest, or a name (normalised). */
@@ -35,11 +80,16 @@ export class ImageStore {
     const byId = this.byId.get(refOrId);
     if (byId) return byId;
     if (refOrId.includes('@')) {
-      for (const image of this.byId.values()) if (image.repoDigest === refOrId) return image;
+      const ref = parseDigestRef(refOrId);
+      if (!ref) return undefined;
+      for (const image of this.byId.values())
+        if (image.repoDigests.includes(ref.name)) return image;
       return undefined;
     }
     const ref = normaliseRef(refOrId);
-    return ref ? this.byName.get(ref.name) : undefined;
+    if (!ref) return undefined;
+    for (const image of this.byId.values()) if (image.repoTags.includes(ref.name)) return image;
+    return undefined;
   }
 
   list(): SimImage[] {
@@ -52,10 +102,32 @@ export class ImageStore {
     return total;
   }
 
+  /** RemoveImage: every reference of the resolved image goes; an absent image is no error. */
+  remove(refOrId: string): void {
+    const image = this.resolve(refOrId);
+    if (image) this.byId.delete(image.id);
+  }
+
   /** PullImage: resolves with the image once present (slow pulls wait on the clock). */
   pull(name: string): Promise<SimImage> {
     const present = this.resolve(name);
     if (present) return Promise.resolve(present);
+    const notFoundError = (ref: string) =>
+      notFound(
+        `failed to pull and unpack image "${ref}": failed to resolve reference ` +
+          `"${ref}": ${ref}: not found`,
+      );
+    if (name.includes('@')) {
+      const ref = parseDigestRef(name);
+      if (!ref) {
+        return Promise.reject(
+          new SimRpcError(3, `failed to pull and unpack image "${name}": invalid reference format`),
+        );
+      }
+      const published = publishedByDigest(ref.repository, ref.digest);
+      if (!published) return Promise.reject(notFoundError(ref.name));
+      return Promise.resolve(this.add(publishedImage(published)));
+    }
     const ref = normaliseRef(name);
     if (!ref) {
       return Promise.reject(
@@ -64,12 +136,9 @@ export class ImageStore {
     }
     const entry = catalogueEntry(ref.repository);
     if (!entry) {
-      return Promise.reject(
-        notFound(
-          `failed to pull and unpack image "${ref.name}": failed to resolve reference ` +
-            `"${ref.name}": ${ref.name}: not found`,
-        ),
-      );
+      const published = publishedByTag(ref.repository, ref.tag);
+      if (!published) return Promise.reject(notFoundError(ref.name));
+      return Promise.resolve(this.add(publishedImage(published, ref.name)));
     }
     if (entry.pull === 'fail') {
       const [host = '', ...path] = ref.repository.split('/');
@@ -97,16 +166,20 @@ export class ImageStore {
 export function toCriImage(image: SimImage): Image {
   return {
     id: image.id,
-    repo_tags: [image.ref.name],
-    repo_digests: [image.repoDigest],
+    repo_tags: [...image.repoTags],
+    repo_digests: [...image.repoDigests],
     size: image.entry.sizeBytes.toString(),
-    // The images' config names no user, so containerd reports neither uid nor username, and
-    // containerd 1.6 pins nothing.
-    uid: null,
-    username: '',
+    // containerd's getUserFromImage: a numeric config User is the uid, a name the username;
+    // the catalogue images name no user. containerd 1.6 pins nothing.
+    ...userFields(image.entry.user),
     spec: { image: image.id, annotations: {} },
     pinned: false,
   };
+}
+
+function userFields(user: string | undefined): { uid: { value: string } | null; username: string } {
+  const u = imageUser(user);
+  return { uid: u.uid === undefined ? null : { value: String(u.uid) }, username: u.username };
 }
 
 export { digestOf };

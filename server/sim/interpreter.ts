@@ -25,9 +25,11 @@ export type TermBehaviour = { kind: 'exit'; code: number; delayMs: number } | { 
 /** A blocking point. `pid1` marks ops of the container's main process itself (after exec). */
 export type Op =
   /** `cpu`: a busy shell loop is modelled as a sleep that keeps a core busy. */
-  | { k: 'sleep'; ms: number; pid1: boolean; cpu?: number }
+  | { k: 'sleep'; ms: number; pid1: boolean; cpu?: number; name?: string }
   | {
       k: 'forever';
+      /** The program's name (pgrep). */
+      name?: string;
       /** Bytes this process holds; checked against the memory limit when it starts. */
       memory: number;
       /** Cores it keeps busy. */
@@ -79,6 +81,8 @@ export interface Host {
   hasJobs(): boolean;
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Names of the container's live processes, PID order (pgrep); empty when unknown. */
+  processNames?(): string[];
 }
 
 const SLEEP_MS_CHILD = 0;
@@ -372,6 +376,34 @@ export class Interpreter {
   }
 
   /** An executable that exists: busybox applets and the catalogue's `serve`. */
+  /** pgrep PATTERN (extended regex on the process name; -x exact) / pidof NAME…: one pid a line. */
+  private pgrep(applet: string, args: string[]): number {
+    const names = this.host.processNames?.() ?? [];
+    const operands = args.filter((a) => !a.startsWith('-'));
+    const exact = applet === 'pidof' || args.includes('-x');
+    let match: (name: string) => boolean;
+    if (applet === 'pidof') match = (n) => operands.includes(n);
+    else {
+      const pattern = operands[0];
+      if (pattern === undefined) {
+        this.host.stderr('pgrep: no process selection criteria\n');
+        return 2;
+      }
+      let re: RegExp;
+      try {
+        re = new RegExp(exact ? `^(?:${pattern})$` : pattern);
+      } catch {
+        this.host.stderr(`pgrep: bad regex '${pattern}'\n`);
+        return 2;
+      }
+      match = (n) => re.test(n);
+    }
+    const pids = names.flatMap((n, i) => (match(n) ? [String(i + 1)] : []));
+    if (pids.length === 0) return 1;
+    this.host.stdout(applet === 'pidof' ? `${pids.join(' ')}\n` : `${pids.join('\n')}\n`);
+    return 0;
+  }
+
   private *applet(applet: string, args: string[], pid1: boolean): Gen {
     switch (applet) {
       case 'sleep': {
@@ -386,7 +418,7 @@ export class Interpreter {
           );
           return 1;
         }
-        return (yield { k: 'sleep', ms: Math.max(ms, SLEEP_MS_CHILD), pid1 }).status;
+        return (yield { k: 'sleep', ms: Math.max(ms, SLEEP_MS_CHILD), pid1, name: applet }).status;
       }
       case 'true':
         return 0;
@@ -402,6 +434,7 @@ export class Interpreter {
           // A bounded copy still maps bs bytes: it can be OOM-killed, otherwise it ends at once.
           return (yield {
             k: 'forever',
+            name: applet,
             memory: dd.bs,
             cpu: DD_CPU,
             pid1,
@@ -409,20 +442,21 @@ export class Interpreter {
             exitCode: 0,
           }).status;
         }
-        return (yield { k: 'forever', memory: dd.bs, cpu: DD_CPU, pid1 }).status;
+        return (yield { k: 'forever', name: applet, memory: dd.bs, cpu: DD_CPU, pid1 }).status;
       }
       case 'yes':
-        return (yield { k: 'forever', memory: 64 * 1024, cpu: 1, pid1 }).status;
+        return (yield { k: 'forever', name: applet, memory: 64 * 1024, cpu: 1, pid1 }).status;
       case 'httpd':
       case 'nc':
         if (args.includes('-f') || args.includes('-l') || args.includes('-lk')) {
-          return (yield { k: 'forever', memory: 512 * 1024, cpu: 0, pid1 }).status;
+          return (yield { k: 'forever', name: applet, memory: 512 * 1024, cpu: 0, pid1 }).status;
         }
         return 0;
       case 'serve': {
         const opts = parseServe(args, (n) => this.host.env(n));
         const op: Op = {
           k: 'forever',
+          name: applet,
           memory: opts.memory,
           cpu: opts.cpu,
           pid1,
@@ -434,6 +468,20 @@ export class Interpreter {
         }
         return (yield op).status;
       }
+      case 'top':
+        // busybox top redraws until a signal: its handler restores the terminal and re-raises,
+        // so even as PID 1 it ends by SIGTERM (143).
+        return (yield {
+          k: 'forever',
+          name: applet,
+          memory: 256 * 1024,
+          cpu: 0.001,
+          pid1,
+          onTerm: { kind: 'exit', code: 143, delayMs: 0 },
+        }).status;
+      case 'pgrep':
+      case 'pidof':
+        return this.pgrep(applet, args);
       case 'echo': {
         const noNewline = args[0] === '-n';
         const text = (noNewline ? args.slice(1) : args).join(' ');

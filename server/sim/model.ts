@@ -27,6 +27,7 @@ import type { SimImage } from './catalogue';
 import type { SimClock } from './clock';
 import { SimRpcError, notFound, unknown } from './errors';
 import { ImageStore } from './images';
+import { ContainerLog } from './logs';
 import { SimExec, SimProcess } from './process';
 import type { Random } from './random';
 
@@ -86,6 +87,10 @@ export interface ContainerRecord {
   /** CPU time of the process once it has ended. */
   finalCpuNanos: number;
   exitWaiters: (() => void)[];
+  /** The CRI log file while the container runs with a log path (logs.ts). */
+  log?: ContainerLog;
+  /** ExecSync processes still running. */
+  execs?: Set<SimExec>;
 }
 
 export interface SimRuntimeOptions {
@@ -286,8 +291,8 @@ export class SimRuntime {
       started_at: nsString(c.startedAt),
       finished_at: nsString(c.finishedAt),
       exit_code: c.exitCode,
-      image: { image: c.image.ref.name },
-      image_ref: c.image.repoDigest,
+      image: { image: c.image.repoTags[0] ?? c.imageSpec },
+      image_ref: c.image.repoDigests[0] ?? c.image.id,
       reason: c.reason,
       message: c.message,
       labels: c.labels,
@@ -513,6 +518,17 @@ export class SimRuntime {
       this.failStart(c, message);
       throw unknown(message);
     }
+    if (c.logPath !== '') {
+      try {
+        c.log = new ContainerLog(c.logPath, () => this.clock.now());
+      } catch (err) {
+        const message =
+          'failed to create containerd task: failed to create container loggers: ' +
+          `failed to create and open log file: ${err instanceof Error ? err.message : String(err)}`;
+        this.failStart(c, message);
+        throw unknown(message);
+      }
+    }
     c.state = 'CONTAINER_RUNNING';
     c.startedAt = this.clock.now();
     const proc = new SimProcess({
@@ -522,12 +538,14 @@ export class SimRuntime {
       env: c.env,
       memoryLimitBytes: c.memoryLimitBytes,
       files: c.files,
+      processNames: () => this.processNames(c),
       hooks: {
         onExit: (code) => this.exited(c, code),
         onOom: () => {
           c.oomKilled = true;
           c.reason = 'OOMKilled';
         },
+        onOutput: (stream, text) => c.log?.write(stream, text),
       },
     });
     c.process = proc;
@@ -546,7 +564,31 @@ export class SimRuntime {
     this.changed();
   }
 
+  /** Every live process of a container by name, main process first (pgrep inside it). */
+  private processNames(c: ContainerRecord): string[] {
+    const names = c.process ? c.process.ownNames() : [];
+    for (const e of c.execs ?? []) names.push(...e.names());
+    return names;
+  }
+
+  /** ReopenContainerLog: only for a running container; the log file is opened again. */
+  reopenContainerLog(id: string): void {
+    const c = this.findContainer(id);
+    if (c.state !== 'CONTAINER_RUNNING') throw unknown('container is not running');
+    if (!c.log) return; // no log path: containerd's loggers discard, nothing to reopen
+    try {
+      c.log.reopen();
+    } catch (err) {
+      throw unknown(
+        'failed to create container loggers: failed to create and open log file: ' +
+          (err instanceof Error ? err.message : String(err)),
+      );
+    }
+  }
+
   private exited(c: ContainerRecord, code: number): void {
+    c.log?.close();
+    delete c.log;
     c.finalCpuNanos = c.process?.cpuCoreNanos() ?? 0;
     c.process = undefined;
     c.state = 'CONTAINER_EXITED';
@@ -656,7 +698,11 @@ export class SimRuntime {
       argv: cmd,
       env: { ...c.env },
       files: c.files,
+      processNames: () => this.processNames(c),
     });
+    const execs = (c.execs ??= new Set());
+    execs.add(exec);
+    void exec.done.then(() => execs.delete(exec));
     let timer: ReturnType<SimClock['after']> | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
       if (timeoutSeconds > 0)

@@ -28,6 +28,8 @@ export interface ProcessHooks {
   onExit(code: number): void;
   /** The OOM killer took a process of this container (PID 1 or a child). */
   onOom(): void;
+  /** Output of the process (the container's log). */
+  onOutput?(stream: 'stdout' | 'stderr', text: string): void;
 }
 
 export interface ProcessConfig {
@@ -40,6 +42,8 @@ export interface ProcessConfig {
   /** The container's writable files (shared with ExecSync). */
   files: Set<string>;
   hooks: ProcessHooks;
+  /** The container's live process names (pgrep); none when absent. */
+  processNames?: () => string[];
 }
 
 interface Job extends BackgroundJob {
@@ -66,8 +70,10 @@ export class SimProcess implements Host {
   private cpuNanos = 0;
   private cpuSince: number;
   private readonly out: string[] = [];
+  private readonly names: (() => string[]) | undefined;
 
   constructor(config: ProcessConfig) {
+    this.names = config.processNames;
     this.clock = config.clock;
     this.rootfs = config.rootfs;
     this.files = config.files;
@@ -93,12 +99,37 @@ export class SimProcess implements Host {
   }
 
   stdout(text: string): void {
+    this.record(text);
+    this.hooks.onOutput?.('stdout', text);
+  }
+
+  stderr(text: string): void {
+    this.record(text);
+    this.hooks.onOutput?.('stderr', text);
+  }
+
+  private record(text: string): void {
     this.out.push(text);
     if (this.out.length > 100) this.out.shift();
   }
 
-  stderr(text: string): void {
-    this.stdout(text);
+  /** Names of the container's live processes (pgrep), from the runtime. */
+  processNames(): string[] {
+    return this.names?.() ?? this.ownNames();
+  }
+
+  /**
+   * This process and its foreground child, by program name: the exec'd program when it
+   * replaced the shell, else the shell and what it waits on.
+   */
+  ownNames(): string[] {
+    if (this.exited) return [];
+    const first = this.argv[0] ?? '';
+    const main = first.slice(first.lastIndexOf('/') + 1);
+    const op = this.op;
+    if (!op || op.k === 'wait' || !op.name) return [main];
+    if (op.pid1) return [op.name];
+    return [main, op.name];
   }
 
   startJob(job: BackgroundJob): void {
@@ -286,6 +317,8 @@ export interface ExecConfig {
   argv: string[];
   env: Record<string, string>;
   files: Set<string>;
+  /** The container's live process names (pgrep). */
+  processNames?: () => string[];
 }
 
 export interface ExecOutcome {
@@ -332,5 +365,10 @@ export class SimExec {
 
   kill(): void {
     this.proc.signal('KILL');
+  }
+
+  /** This exec's live processes by name (empty once it ended). */
+  names(): string[] {
+    return this.proc.ownNames();
   }
 }

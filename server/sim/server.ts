@@ -227,6 +227,13 @@ export function createCriServer(deps: CriServerDeps, streams: EventStreams): Ser
         int(req.timeout),
       ),
     ),
+    ReopenContainerLog: unary('ReopenContainerLog', (req) => {
+      runtime.reopenContainerLog(str(req.container_id));
+      return {};
+    }),
+    ContainerStats: unary('ContainerStats', (req) => ({
+      stats: stats.containerStats(runtime.findContainer(str(req.container_id))),
+    })),
     ListContainerStats: unary('ListContainerStats', (req) => ({
       stats: stats.listContainerStats((req.filter ?? null) as never),
     })),
@@ -275,6 +282,11 @@ export function createCriServer(deps: CriServerDeps, streams: EventStreams): Ser
       const spec = (req.image ?? {}) as AnyRequest;
       const image = await runtime.images.pull(str(spec.image));
       return { image_ref: image.id };
+    }),
+    RemoveImage: unary('RemoveImage', (req) => {
+      const spec = (req.image ?? {}) as AnyRequest;
+      runtime.images.remove(str(spec.image));
+      return {};
     }),
     ImageFsInfo: unary('ImageFsInfo', () => stats.imageFsInfo()),
   };

@@ -3,8 +3,10 @@
  * the containerd behaviours of REAL-CONTAINERD.md, StopContainer timeouts on the manual clock,
  * the event stream, images, stats, faults and clusters.
  */
-import { existsSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { CriClient, CriError, EventsUnimplementedError, decodeListContainers } from '@/server/cri';
 import type { RuntimeContainerEvent, SandboxSpec } from '@/server/cri';
 import { createClock } from './clock';
@@ -106,6 +108,8 @@ describe('every RPC through CriClient', () => {
 
   it('sandbox and container lifecycle with lists, filters, statuses, exec and stats', async () => {
     const { cri, clock } = await node();
+    const logDir = mkdtempSync(join(tmpdir(), 'podscope-sim-logs-'));
+    onTestFinished(() => rmSync(logDir, { recursive: true, force: true }));
     const spec = pod();
     const sid = await cri.runPodSandbox(spec);
     expect(await cri.listPodSandbox()).toMatchObject([
@@ -132,7 +136,7 @@ describe('every RPC through CriClient', () => {
         logPath: 'main/0.log',
         resources: { memoryLimitBytes: 64 * MiB },
       },
-      { ...spec, logDirectory: '/var/log/pods/x' },
+      { ...spec, logDirectory: logDir },
     );
     expect(await cri.listContainers({ sandboxId: sid })).toMatchObject([
       { id, state: 'created', restartCount: 2 },
@@ -148,7 +152,9 @@ describe('every RPC through CriClient', () => {
       image: IMAGE,
     });
     expect(detail.memoryLimitBytes).toBe(64 * MiB);
-    expect(detail.logPath).toBe('/var/log/pods/x/main/0.log');
+    expect(detail.logPath).toBe(join(logDir, 'main/0.log'));
+    // containerd's openLogFile: the folder is made and the file created when the container starts.
+    expect(existsSync(join(logDir, 'main/0.log'))).toBe(true);
 
     expect((await cri.execSync(id, ['cat', '/tmp/ready'])).exitCode).toBe(0);
     const echo = await cri.execSync(id, ['sh', '-c', 'echo hello; exit 4']);

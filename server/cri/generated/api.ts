@@ -55,6 +55,14 @@ import type {
   ContainerStatsFilter__Output as _runtime_v1_ContainerStatsFilter__Output,
 } from './runtime/v1/ContainerStatsFilter';
 import type {
+  ContainerStatsRequest as _runtime_v1_ContainerStatsRequest,
+  ContainerStatsRequest__Output as _runtime_v1_ContainerStatsRequest__Output,
+} from './runtime/v1/ContainerStatsRequest';
+import type {
+  ContainerStatsResponse as _runtime_v1_ContainerStatsResponse,
+  ContainerStatsResponse__Output as _runtime_v1_ContainerStatsResponse__Output,
+} from './runtime/v1/ContainerStatsResponse';
+import type {
   ContainerStatus as _runtime_v1_ContainerStatus,
   ContainerStatus__Output as _runtime_v1_ContainerStatus__Output,
 } from './runtime/v1/ContainerStatus';
@@ -343,6 +351,14 @@ import type {
   RemoveContainerResponse__Output as _runtime_v1_RemoveContainerResponse__Output,
 } from './runtime/v1/RemoveContainerResponse';
 import type {
+  RemoveImageRequest as _runtime_v1_RemoveImageRequest,
+  RemoveImageRequest__Output as _runtime_v1_RemoveImageRequest__Output,
+} from './runtime/v1/RemoveImageRequest';
+import type {
+  RemoveImageResponse as _runtime_v1_RemoveImageResponse,
+  RemoveImageResponse__Output as _runtime_v1_RemoveImageResponse__Output,
+} from './runtime/v1/RemoveImageResponse';
+import type {
   RemovePodSandboxRequest as _runtime_v1_RemovePodSandboxRequest,
   RemovePodSandboxRequest__Output as _runtime_v1_RemovePodSandboxRequest__Output,
 } from './runtime/v1/RemovePodSandboxRequest';
@@ -350,6 +366,14 @@ import type {
   RemovePodSandboxResponse as _runtime_v1_RemovePodSandboxResponse,
   RemovePodSandboxResponse__Output as _runtime_v1_RemovePodSandboxResponse__Output,
 } from './runtime/v1/RemovePodSandboxResponse';
+import type {
+  ReopenContainerLogRequest as _runtime_v1_ReopenContainerLogRequest,
+  ReopenContainerLogRequest__Output as _runtime_v1_ReopenContainerLogRequest__Output,
+} from './runtime/v1/ReopenContainerLogRequest';
+import type {
+  ReopenContainerLogResponse as _runtime_v1_ReopenContainerLogResponse,
+  ReopenContainerLogResponse__Output as _runtime_v1_ReopenContainerLogResponse__Output,
+} from './runtime/v1/ReopenContainerLogResponse';
 import type {
   RunPodSandboxRequest as _runtime_v1_RunPodSandboxRequest,
   RunPodSandboxRequest__Output as _runtime_v1_RunPodSandboxRequest__Output,
@@ -551,6 +575,14 @@ export interface ProtoGrpcType {
       ContainerStatsFilter: MessageTypeDefinition<
         _runtime_v1_ContainerStatsFilter,
         _runtime_v1_ContainerStatsFilter__Output
+      >;
+      ContainerStatsRequest: MessageTypeDefinition<
+        _runtime_v1_ContainerStatsRequest,
+        _runtime_v1_ContainerStatsRequest__Output
+      >;
+      ContainerStatsResponse: MessageTypeDefinition<
+        _runtime_v1_ContainerStatsResponse,
+        _runtime_v1_ContainerStatsResponse__Output
       >;
       ContainerStatus: MessageTypeDefinition<
         _runtime_v1_ContainerStatus,
@@ -789,6 +821,14 @@ export interface ProtoGrpcType {
         _runtime_v1_RemoveContainerResponse,
         _runtime_v1_RemoveContainerResponse__Output
       >;
+      RemoveImageRequest: MessageTypeDefinition<
+        _runtime_v1_RemoveImageRequest,
+        _runtime_v1_RemoveImageRequest__Output
+      >;
+      RemoveImageResponse: MessageTypeDefinition<
+        _runtime_v1_RemoveImageResponse,
+        _runtime_v1_RemoveImageResponse__Output
+      >;
       RemovePodSandboxRequest: MessageTypeDefinition<
         _runtime_v1_RemovePodSandboxRequest,
         _runtime_v1_RemovePodSandboxRequest__Output
@@ -796,6 +836,14 @@ export interface ProtoGrpcType {
       RemovePodSandboxResponse: MessageTypeDefinition<
         _runtime_v1_RemovePodSandboxResponse,
         _runtime_v1_RemovePodSandboxResponse__Output
+      >;
+      ReopenContainerLogRequest: MessageTypeDefinition<
+        _runtime_v1_ReopenContainerLogRequest,
+        _runtime_v1_ReopenContainerLogRequest__Output
+      >;
+      ReopenContainerLogResponse: MessageTypeDefinition<
+        _runtime_v1_ReopenContainerLogResponse,
+        _runtime_v1_ReopenContainerLogResponse__Output
       >;
       RunPodSandboxRequest: MessageTypeDefinition<
         _runtime_v1_RunPodSandboxRequest,

@@ -34,6 +34,14 @@ import type {
   PullImageResponse as _runtime_v1_PullImageResponse,
   PullImageResponse__Output as _runtime_v1_PullImageResponse__Output,
 } from '../../runtime/v1/PullImageResponse';
+import type {
+  RemoveImageRequest as _runtime_v1_RemoveImageRequest,
+  RemoveImageRequest__Output as _runtime_v1_RemoveImageRequest__Output,
+} from '../../runtime/v1/RemoveImageRequest';
+import type {
+  RemoveImageResponse as _runtime_v1_RemoveImageResponse,
+  RemoveImageResponse__Output as _runtime_v1_RemoveImageResponse__Output,
+} from '../../runtime/v1/RemoveImageResponse';
 
 export interface ImageServiceClient extends grpc.Client {
   ImageFsInfo(
@@ -199,6 +207,47 @@ export interface ImageServiceClient extends grpc.Client {
     argument: _runtime_v1_PullImageRequest,
     callback: grpc.requestCallback<_runtime_v1_PullImageResponse__Output>,
   ): grpc.ClientUnaryCall;
+
+  RemoveImage(
+    argument: _runtime_v1_RemoveImageRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_runtime_v1_RemoveImageResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  RemoveImage(
+    argument: _runtime_v1_RemoveImageRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_runtime_v1_RemoveImageResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  RemoveImage(
+    argument: _runtime_v1_RemoveImageRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_runtime_v1_RemoveImageResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  RemoveImage(
+    argument: _runtime_v1_RemoveImageRequest,
+    callback: grpc.requestCallback<_runtime_v1_RemoveImageResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  removeImage(
+    argument: _runtime_v1_RemoveImageRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_runtime_v1_RemoveImageResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  removeImage(
+    argument: _runtime_v1_RemoveImageRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_runtime_v1_RemoveImageResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  removeImage(
+    argument: _runtime_v1_RemoveImageRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_runtime_v1_RemoveImageResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  removeImage(
+    argument: _runtime_v1_RemoveImageRequest,
+    callback: grpc.requestCallback<_runtime_v1_RemoveImageResponse__Output>,
+  ): grpc.ClientUnaryCall;
 }
 
 export interface ImageServiceHandlers extends grpc.UntypedServiceImplementation {
@@ -220,6 +269,11 @@ export interface ImageServiceHandlers extends grpc.UntypedServiceImplementation 
   PullImage: grpc.handleUnaryCall<
     _runtime_v1_PullImageRequest__Output,
     _runtime_v1_PullImageResponse
+  >;
+
+  RemoveImage: grpc.handleUnaryCall<
+    _runtime_v1_RemoveImageRequest__Output,
+    _runtime_v1_RemoveImageResponse
   >;
 }
 
@@ -247,5 +301,11 @@ export interface ImageServiceDefinition extends grpc.ServiceDefinition {
     _runtime_v1_PullImageResponse,
     _runtime_v1_PullImageRequest__Output,
     _runtime_v1_PullImageResponse__Output
+  >;
+  RemoveImage: MethodDefinition<
+    _runtime_v1_RemoveImageRequest,
+    _runtime_v1_RemoveImageResponse,
+    _runtime_v1_RemoveImageRequest__Output,
+    _runtime_v1_RemoveImageResponse__Output
   >;
 }

@@ -7,6 +7,14 @@ import type {
   ContainerEventResponse__Output as _runtime_v1_ContainerEventResponse__Output,
 } from '../../runtime/v1/ContainerEventResponse';
 import type {
+  ContainerStatsRequest as _runtime_v1_ContainerStatsRequest,
+  ContainerStatsRequest__Output as _runtime_v1_ContainerStatsRequest__Output,
+} from '../../runtime/v1/ContainerStatsRequest';
+import type {
+  ContainerStatsResponse as _runtime_v1_ContainerStatsResponse,
+  ContainerStatsResponse__Output as _runtime_v1_ContainerStatsResponse__Output,
+} from '../../runtime/v1/ContainerStatsResponse';
+import type {
   ContainerStatusRequest as _runtime_v1_ContainerStatusRequest,
   ContainerStatusRequest__Output as _runtime_v1_ContainerStatusRequest__Output,
 } from '../../runtime/v1/ContainerStatusRequest';
@@ -91,6 +99,14 @@ import type {
   RemovePodSandboxResponse__Output as _runtime_v1_RemovePodSandboxResponse__Output,
 } from '../../runtime/v1/RemovePodSandboxResponse';
 import type {
+  ReopenContainerLogRequest as _runtime_v1_ReopenContainerLogRequest,
+  ReopenContainerLogRequest__Output as _runtime_v1_ReopenContainerLogRequest__Output,
+} from '../../runtime/v1/ReopenContainerLogRequest';
+import type {
+  ReopenContainerLogResponse as _runtime_v1_ReopenContainerLogResponse,
+  ReopenContainerLogResponse__Output as _runtime_v1_ReopenContainerLogResponse__Output,
+} from '../../runtime/v1/ReopenContainerLogResponse';
+import type {
   RunPodSandboxRequest as _runtime_v1_RunPodSandboxRequest,
   RunPodSandboxRequest__Output as _runtime_v1_RunPodSandboxRequest__Output,
 } from '../../runtime/v1/RunPodSandboxRequest';
@@ -140,6 +156,47 @@ import type {
 } from '../../runtime/v1/VersionResponse';
 
 export interface RuntimeServiceClient extends grpc.Client {
+  ContainerStats(
+    argument: _runtime_v1_ContainerStatsRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_runtime_v1_ContainerStatsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ContainerStats(
+    argument: _runtime_v1_ContainerStatsRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_runtime_v1_ContainerStatsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ContainerStats(
+    argument: _runtime_v1_ContainerStatsRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_runtime_v1_ContainerStatsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ContainerStats(
+    argument: _runtime_v1_ContainerStatsRequest,
+    callback: grpc.requestCallback<_runtime_v1_ContainerStatsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  containerStats(
+    argument: _runtime_v1_ContainerStatsRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_runtime_v1_ContainerStatsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  containerStats(
+    argument: _runtime_v1_ContainerStatsRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_runtime_v1_ContainerStatsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  containerStats(
+    argument: _runtime_v1_ContainerStatsRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_runtime_v1_ContainerStatsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  containerStats(
+    argument: _runtime_v1_ContainerStatsRequest,
+    callback: grpc.requestCallback<_runtime_v1_ContainerStatsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
   ContainerStatus(
     argument: _runtime_v1_ContainerStatusRequest,
     metadata: grpc.Metadata,
@@ -567,6 +624,47 @@ export interface RuntimeServiceClient extends grpc.Client {
   removePodSandbox(
     argument: _runtime_v1_RemovePodSandboxRequest,
     callback: grpc.requestCallback<_runtime_v1_RemovePodSandboxResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
+  ReopenContainerLog(
+    argument: _runtime_v1_ReopenContainerLogRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_runtime_v1_ReopenContainerLogResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ReopenContainerLog(
+    argument: _runtime_v1_ReopenContainerLogRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_runtime_v1_ReopenContainerLogResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ReopenContainerLog(
+    argument: _runtime_v1_ReopenContainerLogRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_runtime_v1_ReopenContainerLogResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ReopenContainerLog(
+    argument: _runtime_v1_ReopenContainerLogRequest,
+    callback: grpc.requestCallback<_runtime_v1_ReopenContainerLogResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  reopenContainerLog(
+    argument: _runtime_v1_ReopenContainerLogRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_runtime_v1_ReopenContainerLogResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  reopenContainerLog(
+    argument: _runtime_v1_ReopenContainerLogRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_runtime_v1_ReopenContainerLogResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  reopenContainerLog(
+    argument: _runtime_v1_ReopenContainerLogRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_runtime_v1_ReopenContainerLogResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  reopenContainerLog(
+    argument: _runtime_v1_ReopenContainerLogRequest,
+    callback: grpc.requestCallback<_runtime_v1_ReopenContainerLogResponse__Output>,
   ): grpc.ClientUnaryCall;
 
   RunPodSandbox(
@@ -817,6 +915,11 @@ export interface RuntimeServiceClient extends grpc.Client {
 }
 
 export interface RuntimeServiceHandlers extends grpc.UntypedServiceImplementation {
+  ContainerStats: grpc.handleUnaryCall<
+    _runtime_v1_ContainerStatsRequest__Output,
+    _runtime_v1_ContainerStatsResponse
+  >;
+
   ContainerStatus: grpc.handleUnaryCall<
     _runtime_v1_ContainerStatusRequest__Output,
     _runtime_v1_ContainerStatusResponse
@@ -869,6 +972,11 @@ export interface RuntimeServiceHandlers extends grpc.UntypedServiceImplementatio
     _runtime_v1_RemovePodSandboxResponse
   >;
 
+  ReopenContainerLog: grpc.handleUnaryCall<
+    _runtime_v1_ReopenContainerLogRequest__Output,
+    _runtime_v1_ReopenContainerLogResponse
+  >;
+
   RunPodSandbox: grpc.handleUnaryCall<
     _runtime_v1_RunPodSandboxRequest__Output,
     _runtime_v1_RunPodSandboxResponse
@@ -895,6 +1003,12 @@ export interface RuntimeServiceHandlers extends grpc.UntypedServiceImplementatio
 }
 
 export interface RuntimeServiceDefinition extends grpc.ServiceDefinition {
+  ContainerStats: MethodDefinition<
+    _runtime_v1_ContainerStatsRequest,
+    _runtime_v1_ContainerStatsResponse,
+    _runtime_v1_ContainerStatsRequest__Output,
+    _runtime_v1_ContainerStatsResponse__Output
+  >;
   ContainerStatus: MethodDefinition<
     _runtime_v1_ContainerStatusRequest,
     _runtime_v1_ContainerStatusResponse,
@@ -960,6 +1074,12 @@ export interface RuntimeServiceDefinition extends grpc.ServiceDefinition {
     _runtime_v1_RemovePodSandboxResponse,
     _runtime_v1_RemovePodSandboxRequest__Output,
     _runtime_v1_RemovePodSandboxResponse__Output
+  >;
+  ReopenContainerLog: MethodDefinition<
+    _runtime_v1_ReopenContainerLogRequest,
+    _runtime_v1_ReopenContainerLogResponse,
+    _runtime_v1_ReopenContainerLogRequest__Output,
+    _runtime_v1_ReopenContainerLogResponse__Output
   >;
   RunPodSandbox: MethodDefinition<
     _runtime_v1_RunPodSandboxRequest,

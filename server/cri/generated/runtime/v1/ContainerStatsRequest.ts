@@ -1,0 +1,9 @@
+// Original file: proto/runtime/v1/api.proto
+
+export interface ContainerStatsRequest {
+  container_id?: string;
+}
+
+export interface ContainerStatsRequest__Output {
+  container_id: string;
+}
