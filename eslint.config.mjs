@@ -39,7 +39,13 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['*.mjs', 'bin/*.mjs', 'scripts/*.mjs', 'scripts/lib/*.mjs'],
+          allowDefaultProject: [
+            '*.mjs',
+            'bin/*.mjs',
+            'scripts/*.mjs',
+            'scripts/lib/*.mjs',
+            'deploy/image/*.mjs',
+          ],
         },
         tsconfigRootDir: import.meta.dirname,
       },

@@ -17,6 +17,12 @@ const config: NextConfig = {
   // `npm run typecheck` (in `npm run check` and CI) checks every file, tests included; the build
   // need not repeat it, and a type error in a test must never stop `npm start`.
   typescript: { ignoreBuildErrors: true },
+  // The container image (scripts/image.mjs) runs Next's standalone server: only the files the
+  // server needs, traced. `next start` keeps the ordinary build, so only the image asks for it.
+  // The image leaves out sharp (next/image's optimiser), which Podscope does not use.
+  ...(process.env.PODSCOPE_NEXT_STANDALONE === '1'
+    ? { output: 'standalone' as const, images: { unoptimized: true } }
+    : {}),
 };
 
 export default withNextIntl(config);

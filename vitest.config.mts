@@ -12,7 +12,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{lib,server,components,trpc,app,scripts}/**/*.test.{ts,tsx}'],
+          include: ['{lib,server,components,trpc,app,scripts,deploy}/**/*.test.{ts,tsx}'],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
           environment: 'node',
         },
@@ -21,7 +21,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['{lib,server,test}/**/*.int.test.ts'],
+          include: ['{lib,server,test,deploy}/**/*.int.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,

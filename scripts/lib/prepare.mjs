@@ -47,15 +47,26 @@ function sourceStamp() {
   }
 }
 
-/** `next build` unless .next holds a build of exactly these sources. */
-export function ensureBuild({ force = false } = {}) {
+/**
+ * `next build` unless .next holds a build of exactly these sources. `standalone` also asks for
+ * Next's standalone server (.next/standalone, for the container image); such a build serves
+ * `next start` as well, so it satisfies an ordinary request too.
+ */
+export function ensureBuild({ force = false, standalone = false } = {}) {
   const stampFile = join(root, '.next', 'podscope-build-stamp');
   const stamp = sourceStamp();
-  const built = existsSync(join(root, '.next', 'BUILD_ID')) && existsSync(stampFile);
-  if (!force && built && readFileSync(stampFile, 'utf8') === stamp) return;
-  log('building the console (next build) …');
-  run('npx', ['next', 'build'], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-  writeFileSync(stampFile, stamp);
+  const want = standalone ? `${stamp} standalone` : stamp;
+  const have =
+    existsSync(join(root, '.next', 'BUILD_ID')) && existsSync(stampFile)
+      ? readFileSync(stampFile, 'utf8')
+      : '';
+  if (!force && (have === want || (!standalone && have === `${stamp} standalone`))) return;
+  log(`building the console (next build${standalone ? ', standalone' : ''}) …`);
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+  if (standalone) env.PODSCOPE_NEXT_STANDALONE = '1';
+  else delete env.PODSCOPE_NEXT_STANDALONE;
+  run('npx', ['next', 'build'], { env });
+  writeFileSync(stampFile, want);
 }
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;

@@ -1,0 +1,16 @@
+// The image's entry point (/app/podscope.mjs): `console` (the default) serves the web console
+// with Next's standalone server; any other command is the podscope CLI (`agent`, `snapshot`, …).
+// Plain JavaScript run by node itself: the image has no shell.
+const [command = 'console', ...rest] = process.argv.slice(2);
+
+if (command === 'console') {
+  // Next's standalone server reads HOSTNAME and PORT. The kubelet sets HOSTNAME to the pod's
+  // name, so the bind address always comes from Podscope's own variable (README "Configuration").
+  process.env.HOSTNAME = process.env.PODSCOPE_HOST || '0.0.0.0';
+  process.env.PORT = process.env.PODSCOPE_PORT || '3000';
+  process.env.NEXT_TELEMETRY_DISABLED = '1';
+  await import('./server.js');
+} else {
+  process.argv.splice(2, Infinity, command, ...rest);
+  await import('./cli/podscope.mjs');
+}
