@@ -27,6 +27,7 @@ import type { SimImage } from './catalogue';
 import type { SimClock } from './clock';
 import { SimRpcError, notFound, unknown } from './errors';
 import { ImageStore } from './images';
+import { containerInfo } from './inspect';
 import { ContainerLog } from './logs';
 import { SimExec, SimProcess } from './process';
 import type { Random } from './random';
@@ -91,6 +92,8 @@ export interface ContainerRecord {
   log?: ContainerLog;
   /** ExecSync processes still running. */
   execs?: Set<SimExec>;
+  /** The ContainerConfig as CreateContainer received it (verbose ContainerStatus). */
+  config?: unknown;
 }
 
 export interface SimRuntimeOptions {
@@ -486,6 +489,7 @@ export class SimRuntime {
         process: undefined,
         finalCpuNanos: 0,
         exitWaiters: [],
+        config,
       };
       this.containers.set(id, record);
     } catch (err) {
@@ -665,16 +669,12 @@ export class SimRuntime {
     verbose: boolean,
   ): { status: ContainerStatus; info: Record<string, string> } {
     const c = this.findContainer(id);
-    const info: Record<string, string> = {};
-    if (verbose) {
-      info.info = JSON.stringify({
-        sandboxID: c.sandboxId,
-        pid: c.state === 'CONTAINER_RUNNING' ? 1 : 0,
-        argv: c.argv,
-        memoryLimitBytes: c.memoryLimitBytes,
-        simulated: true,
-      });
-    }
+    const info = verbose
+      ? containerInfo(c, this.sandboxes.get(c.sandboxId), c.config, {
+          sandbox: fakePid(c.sandboxId),
+          container: fakePid(c.id),
+        })
+      : {};
     return { status: this.containerStatus(c), info };
   }
 
@@ -730,6 +730,11 @@ export class SimRuntime {
   cpuCoreNanos(c: ContainerRecord): number {
     return c.process ? c.process.cpuCoreNanos() : c.finalCpuNanos;
   }
+}
+
+/** A stable stand-in for a process id (there is no process): from the object's id. */
+function fakePid(id: string): number {
+  return 1000 + (parseInt(id.slice(0, 6), 16) % 60000 || 0);
 }
 
 function joinLogPath(dir: string, path: string): string {

@@ -105,7 +105,8 @@ export class StatsView {
       page_faults: u64(ws / 4096),
       major_page_faults: u64(0),
     };
-    if (limit > 0) usage.available_bytes = u64(limit - ws);
+    // containerd 1.6 (cgroup v1 getAvailableBytes): limit − working set, 0 when unlimited.
+    usage.available_bytes = u64(limit > 0 ? limit - ws : 0);
     return usage;
   }
 
