@@ -8,30 +8,13 @@ import type { V1ContainerStatus, V1NodeCondition } from '@kubernetes/client-node
 import type { ContainerStateName } from '@/lib/timeline/events';
 import type { ClusterState, NodeView, PodView } from '@/lib/timeline/state';
 import { backoffFromMessage } from '@/lib/kubelet/explain-container';
+import { SYNC_ERROR_REASONS } from '@/lib/kubelet/reasons';
 import type { Tone } from '@/components/visual/palette';
 
 export type Layer = 'node' | 'pod' | 'container';
 
 /** Waiting reasons that mean something went wrong (kubelet error names and back-offs). */
-export const FAILING_WAITING_REASONS: ReadonlySet<string> = new Set([
-  'CrashLoopBackOff',
-  'ErrImagePull',
-  'ImagePullBackOff',
-  'ErrImageNeverPull',
-  'InvalidImageName',
-  'ImageInspectError',
-  'RegistryUnavailable',
-  'SignatureValidationFailed',
-  'CreateContainerConfigError',
-  'CreateContainerError',
-  'PreCreateHookError',
-  'PreStartHookError',
-  'PostStartHookError',
-  'RunContainerError',
-  'CreatePodSandboxError',
-  'ConfigPodSandboxError',
-  'KillPodSandboxError',
-]);
+export const FAILING_WAITING_REASONS: ReadonlySet<string> = SYNC_ERROR_REASONS;
 
 /** A time from the API shapes: a Date (revived by the codec) or an RFC 3339 string. */
 export function timeOf(v: Date | string | number | undefined | null): number | undefined {

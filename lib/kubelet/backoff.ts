@@ -8,8 +8,10 @@
  * Podscope's kubelet stand-in (server/driver) and the engine's inference share one implementation
  * and tests never sleep.
  *
- * Kubelet defaults (pkg/kubelet/kubelet.go): containerBackOffPeriod 10 s, MaxContainerBackOff 300 s.
+ * Kubelet defaults (pkg/kubelet/kubelet.go): backOffPeriod 10 s, MaxContainerBackOff 300 s
+ * (timings.ts).
  */
+import { KUBELET_DEFAULTS } from './timings';
 import { finite, isObj, str } from './util';
 
 export interface BackoffEntry {
@@ -25,8 +27,8 @@ export interface BackoffState {
   entries: Readonly<Record<string, BackoffEntry>>;
 }
 
-export const CONTAINER_BACKOFF_INITIAL_MS = 10_000;
-export const CONTAINER_BACKOFF_MAX_MS = 300_000;
+export const CONTAINER_BACKOFF_INITIAL_MS = KUBELET_DEFAULTS.backOffPeriodMs;
+export const CONTAINER_BACKOFF_MAX_MS = KUBELET_DEFAULTS.maxContainerBackOffMs;
 
 /** NewBackOff(initial, max) with the kubelet's container defaults. */
 export function newBackoff(
@@ -38,6 +40,11 @@ export function newBackoff(
     maxMs: Math.max(0, finite(maxMs, 0)),
     entries: {},
   };
+}
+
+/** The kubelet's container back-off with every period multiplied by `scale` (the demo runs faster). */
+export function scaledBackoff(scale: number): BackoffState {
+  return newBackoff(CONTAINER_BACKOFF_INITIAL_MS * scale, CONTAINER_BACKOFF_MAX_MS * scale);
 }
 
 function normalize(state: BackoffState | undefined): BackoffState {

@@ -19,12 +19,14 @@ import { enabled, type FeatureGates } from './gates';
 import { containersNewestFirst, findContainerStatusByName } from './records';
 import { isRestartableInitContainer, shouldContainerBeRestarted } from './restart';
 import type { RuntimeContainer, RuntimePodStatus, SyncError } from './runtime';
+import {
+  CompleteExitReason,
+  ContainerCreating,
+  ContainerReasonStatusUnknown,
+  PodInitializing,
+} from './reasons';
 import { apiTime, asArray, finite, int32, isObj, str } from './util';
 
-export const ContainerCreating = 'ContainerCreating';
-export const PodInitializing = 'PodInitializing';
-/** kubecontainer.ContainerReasonStatusUnknown. */
-export const ContainerReasonStatusUnknown = 'ContainerStatusUnknown';
 export const MSG_LOST_WHILE_RUNNING =
   'The container could not be located when the pod was deleted.  The container used to be Running';
 export const MSG_UNKNOWN_WAS_RUNNING =
@@ -226,7 +228,11 @@ export function convertToAPIContainerStatuses(opts: ConvertOptions): V1Container
         isWaiting(status.state)
       ) {
         status.state = {
-          terminated: { reason: 'Completed', message: MSG_INIT_ASSUMED_COMPLETED, exitCode: 0 },
+          terminated: {
+            reason: CompleteExitReason,
+            message: MSG_INIT_ASSUMED_COMPLETED,
+            exitCode: 0,
+          },
         };
         continue;
       }

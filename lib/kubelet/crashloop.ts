@@ -27,12 +27,11 @@ import type { FeatureGates } from './gates';
 import { findContainerStatusByName } from './records';
 import { isRestartableInitContainer, shouldContainerBeRestarted } from './restart';
 import { ANNOTATIONS, type RuntimePodStatus, type SyncError } from './runtime';
+import { ErrCrashLoopBackOff } from './reasons';
 import { finite, goDuration, int32, isObj, specOf, str } from './util';
 
-export const CrashLoopBackOff = 'CrashLoopBackOff';
-
 export interface CrashLoop extends SyncError {
-  reason: typeof CrashLoopBackOff;
+  reason: typeof ErrCrashLoopBackOff;
   /** Epoch ms when the window ends and the kubelet restarts the container. */
   nextRestartAt: number;
   backoffMs: number;
@@ -112,7 +111,7 @@ export function inferCrashLoops(input: CrashLoopInput): Record<string, CrashLoop
     if (hasExpired(finishedAt, entry.lastUpdateMs, maxMs)) return;
     if (!(input.now - finishedAt < entry.backoffMs)) return;
     out[container.name] = {
-      reason: CrashLoopBackOff,
+      reason: ErrCrashLoopBackOff,
       message: `back-off ${goDuration(entry.backoffMs)} restarting failed container=${container.name} pod=${formatPod(id)}`,
       nextRestartAt: finishedAt + entry.backoffMs,
       backoffMs: entry.backoffMs,

@@ -3,29 +3,24 @@
  * and, for CrashLoopBackOff, the back-off window.
  */
 import type { V1ContainerStatus } from '@kubernetes/client-node';
+import { MSG_INIT_ASSUMED_COMPLETED } from './convert';
+import type { Explanation } from './explanation';
 import {
+  CompleteExitReason,
   ContainerCreating,
   ContainerReasonStatusUnknown,
-  MSG_INIT_ASSUMED_COMPLETED,
+  ErrCrashLoopBackOff,
+  ErrorExitReason,
+  IMAGE_PULL_REASONS,
+  OOMExitReason,
   PodInitializing,
-} from './convert';
-import type { Explanation } from './explanation';
+  StartErrorReason,
+} from './reasons';
 import { int32, isObj, str } from './util';
 import { why } from './why';
 
 const CONVERT = 'pkg/kubelet/kubelet_pods.go convertToAPIContainerStatuses';
 const BACKOFF = 'pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff';
-
-/** Image pull failures the kubelet reports as waiting reasons (pkg/kubelet/images/types.go). */
-export const IMAGE_REASONS: ReadonlySet<string> = new Set([
-  'ErrImagePull',
-  'ImagePullBackOff',
-  'ErrImageNeverPull',
-  'InvalidImageName',
-  'ImageInspectError',
-  'RegistryUnavailable',
-  'SignatureValidationFailed',
-]);
 
 export interface ContainerContext {
   /** The current back-off window, ms, when known (CrashLoopBackOff). */
@@ -57,7 +52,7 @@ export function explainContainerState(
     if (reason === ContainerCreating) return why('container.waiting.creating', {}, CONVERT, inputs);
     if (reason === PodInitializing)
       return why('container.waiting.podInitializing', {}, CONVERT, inputs);
-    if (reason === 'CrashLoopBackOff') {
+    if (reason === ErrCrashLoopBackOff) {
       const backoffMs = ctx.backoffMs ?? backoffFromMessage(message) ?? 0;
       return why(
         'container.waiting.crashLoop',
@@ -76,7 +71,7 @@ export function explainContainerState(
         },
       );
     }
-    if (IMAGE_REASONS.has(reason))
+    if (IMAGE_PULL_REASONS.has(reason))
       return why('container.waiting.image', { reason, message }, CONVERT, inputs);
     if (reason) return why('container.waiting.syncError', { reason, message }, CONVERT, inputs);
     if (last && str(last.reason) === ContainerReasonStatusUnknown) {
@@ -108,12 +103,12 @@ export function explainContainerState(
     const tInputs = { ...inputs, exitCode, reason };
     if (reason === ContainerReasonStatusUnknown)
       return why('container.terminated.statusUnknown', {}, CONVERT, tInputs);
-    if (reason === 'Completed' && str(t.message) === MSG_INIT_ASSUMED_COMPLETED) {
+    if (reason === CompleteExitReason && str(t.message) === MSG_INIT_ASSUMED_COMPLETED) {
       return why('container.terminated.initAssumedCompleted', {}, CONVERT, tInputs);
     }
-    if (reason === 'OOMKilled')
+    if (reason === OOMExitReason)
       return why('container.terminated.oomKilled', { exitCode }, CONVERT, tInputs);
-    if (reason === 'StartError')
+    if (reason === StartErrorReason)
       return why(
         'container.terminated.startError',
         { exitCode, message: str(t.message) },
@@ -123,13 +118,13 @@ export function explainContainerState(
     if (exitCode === 0)
       return why(
         'container.terminated.completed',
-        { reason: reason || 'Completed' },
+        { reason: reason || CompleteExitReason },
         CONVERT,
         tInputs,
       );
     return why(
       'container.terminated.error',
-      { exitCode, reason: reason || 'Error' },
+      { exitCode, reason: reason || ErrorExitReason },
       CONVERT,
       tInputs,
     );

@@ -53,16 +53,13 @@ export {
 export * from './sandbox';
 export { updatePodStatusProbes, type ProbeResults } from './prober';
 export * from './backoff';
+export * from './reasons';
 export {
-  ContainerCreating,
-  ContainerReasonStatusUnknown,
-  PodInitializing,
   convertToAPIContainerStatuses,
   hasAnyRegularContainerCreated,
   type ConvertOptions,
 } from './convert';
 export {
-  CrashLoopBackOff,
   inferCrashLoops,
   podIdentity,
   reconstructBackoffEntry,
@@ -76,7 +73,12 @@ export {
   inferPodSpec,
   podFromSpecAnnotation,
 } from './spec';
-export { DEFAULT_NODE_TIMINGS, resolveTimings, type NodeTimings } from './timings';
+export {
+  DEFAULT_NODE_TIMINGS,
+  KUBELET_DEFAULTS,
+  resolveTimings,
+  type NodeTimings,
+} from './timings';
 export {
   TAINT_NOT_READY,
   TAINT_UNREACHABLE,
@@ -96,7 +98,7 @@ export {
   type PodStatusWhy,
 } from './status';
 export { explainPhase, phaseExplanation } from './explain-phase';
-export { IMAGE_REASONS, explainContainerState, type ContainerContext } from './explain-container';
+export { explainContainerState, type ContainerContext } from './explain-container';
 export {
   explainContainersReady,
   explainPodInitialized,

@@ -24,7 +24,8 @@ import {
   type ConditionDecision,
 } from './conditions';
 import { convertToAPIContainerStatuses } from './convert';
-import { CrashLoopBackOff, inferCrashLoops, type CrashLoop } from './crashloop';
+import { inferCrashLoops, type CrashLoop } from './crashloop';
+import { ErrCrashLoopBackOff } from './reasons';
 import { evictionDueAt, type NodeReadiness } from './eviction';
 import type { Explanation } from './explanation';
 import { explainContainerState } from './explain-container';
@@ -199,7 +200,7 @@ export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): Generate
   // the exit and has not yet shown the exit shows Terminated first, as the kubelet does.
   for (const name of Object.keys(reasonCache)) {
     if (
-      reasonCache[name]?.reason === CrashLoopBackOff &&
+      reasonCache[name]?.reason === ErrCrashLoopBackOff &&
       firstSyncAfterExit(runtime, oldStatus, name)
     ) {
       delete reasonCache[name];
@@ -403,7 +404,7 @@ export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): Generate
     const loop = Object.prototype.hasOwnProperty.call(crashLoops, s.name)
       ? crashLoops[s.name]
       : undefined;
-    const inBackoff = s.state?.waiting?.reason === CrashLoopBackOff;
+    const inBackoff = s.state?.waiting?.reason === ErrCrashLoopBackOff;
     const fromLoop =
       loop !== undefined && !Object.prototype.hasOwnProperty.call(supplied, s.name) && inBackoff;
     whyContainers[s.name] = explainContainerState(

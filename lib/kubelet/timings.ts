@@ -1,47 +1,66 @@
 /**
- * Every period the rules depend on, with upstream defaults (KUBELET-SEMANTICS.md §4–5):
- * - pkg/kubelet/pleg/generic.go: relist every 1 s, unhealthy after 3 min without a relist;
- * - pkg/kubelet/kubelet.go: maxWaitForContainerRuntime 30 s ("container runtime is down"),
- *   containerBackOffPeriod 10 s, MaxContainerBackOff 300 s;
- * - kubelet config v1beta1 defaults: nodeStatusUpdateFrequency 10 s, nodeStatusReportFrequency
- *   5 min, nodeLeaseDurationSeconds 40 s, evictionPressureTransitionPeriod 5 min;
- * - kube-controller-manager nodelifecycle: node-monitor-grace-period 50 s (since v1.32,
- *   PR kubernetes#126287; 40 s before);
- * - kube-apiserver DefaultTolerationSeconds admission: not-ready and unreachable NoExecute
- *   tolerations of 300 s.
+ * The one home of the kubelet's (and its neighbours') periods. Everything else derives from
+ * KUBELET_DEFAULTS: the rules' NodeTimings, the engine's periods (server/engine/timings.ts, hence
+ * the configuration defaults), the driver's and the back-off's defaults. Upstream sources
+ * (kubernetes/kubernetes, read at the commits listed in docs/kubelet-semantics.md):
+ * - pkg/kubelet/pleg/generic.go, pkg/kubelet/kubelet.go: genericPlegRelistPeriod 1 s,
+ *   genericPlegRelistThreshold 3 min; maxWaitForContainerRuntime 30 s ("container runtime is
+ *   down"); backOffPeriod 10 s and MaxContainerBackOff 300 s (the container and image back-offs,
+ *   flowcontrol.NewBackOff(backOffPeriod, MaxContainerBackOff); an entry is reset after 2 × max
+ *   without an update, client-go util/flowcontrol/backoff.go hasExpired);
+ * - pkg/kubelet/apis/config/v1beta1/defaults.go: syncFrequency 1 min, nodeStatusUpdateFrequency
+ *   10 s, nodeStatusReportFrequency 5 min, evictionPressureTransitionPeriod 5 min;
+ * - pkg/controller/nodelifecycle/config/v1alpha1/defaults.go: node-monitor-grace-period 50 s
+ *   (since v1.32, PR kubernetes#126287; 40 s before);
+ * - plugin/pkg/admission/defaulttolerationseconds/admission.go: not-ready and unreachable
+ *   NoExecute tolerations of 300 s.
  */
 import { finite, isObj } from './util';
 
+export const KUBELET_DEFAULTS = Object.freeze({
+  /** genericPlegRelistPeriod: the PLEG lists the runtime this often. */
+  plegRelistPeriodMs: 1_000,
+  /** genericPlegRelistThreshold: PLEG unhealthy after this long without a relist. */
+  plegRelistThresholdMs: 180_000,
+  /** maxWaitForContainerRuntime: "container runtime is down" after this long without a Status. */
+  runtimeSyncThresholdMs: 30_000,
+  /** syncFrequency: a pod worker's periodic resync. */
+  syncFrequencyMs: 60_000,
+  /** nodeStatusUpdateFrequency: how often the kubelet reads the runtime's Status. */
+  nodeStatusUpdateFrequencyMs: 10_000,
+  /** nodeStatusReportFrequency: an unchanged node status is still posted this often. */
+  nodeStatusReportFrequencyMs: 300_000,
+  /** kube-controller-manager --node-monitor-grace-period. */
+  nodeMonitorGracePeriodMs: 50_000,
+  /** DefaultTolerationSeconds for the not-ready and unreachable NoExecute taints. */
+  tolerationSeconds: 300,
+  /** evictionPressureTransitionPeriod: a pressure condition stays this long after it clears. */
+  evictionPressureTransitionPeriodMs: 300_000,
+  /** backOffPeriod: the first container restart and image pull back-off, and a failed sync's retry. */
+  backOffPeriodMs: 10_000,
+  /** MaxContainerBackOff: the back-offs stop doubling here. */
+  maxContainerBackOffMs: 300_000,
+});
+
+/** The periods the rules in lib/kubelet read (node conditions, eviction). */
 export interface NodeTimings {
-  plegRelistPeriodMs: number;
   plegRelistThresholdMs: number;
   runtimeSyncThresholdMs: number;
-  nodeStatusUpdateFrequencyMs: number;
-  nodeStatusReportFrequencyMs: number;
-  nodeLeaseDurationMs: number;
   nodeMonitorGracePeriodMs: number;
   notReadyTolerationMs: number;
   unreachableTolerationMs: number;
   evictionPressureTransitionPeriodMs: number;
-  containerBackOffInitialMs: number;
-  containerBackOffMaxMs: number;
   /** Optional: sets both tolerations at once, in seconds (the apiserver flags are in seconds). */
   tolerationSeconds?: number;
 }
 
 export const DEFAULT_NODE_TIMINGS: Readonly<NodeTimings> = Object.freeze({
-  plegRelistPeriodMs: 1_000,
-  plegRelistThresholdMs: 180_000,
-  runtimeSyncThresholdMs: 30_000,
-  nodeStatusUpdateFrequencyMs: 10_000,
-  nodeStatusReportFrequencyMs: 300_000,
-  nodeLeaseDurationMs: 40_000,
-  nodeMonitorGracePeriodMs: 50_000,
-  notReadyTolerationMs: 300_000,
-  unreachableTolerationMs: 300_000,
-  evictionPressureTransitionPeriodMs: 300_000,
-  containerBackOffInitialMs: 10_000,
-  containerBackOffMaxMs: 300_000,
+  plegRelistThresholdMs: KUBELET_DEFAULTS.plegRelistThresholdMs,
+  runtimeSyncThresholdMs: KUBELET_DEFAULTS.runtimeSyncThresholdMs,
+  nodeMonitorGracePeriodMs: KUBELET_DEFAULTS.nodeMonitorGracePeriodMs,
+  notReadyTolerationMs: KUBELET_DEFAULTS.tolerationSeconds * 1000,
+  unreachableTolerationMs: KUBELET_DEFAULTS.tolerationSeconds * 1000,
+  evictionPressureTransitionPeriodMs: KUBELET_DEFAULTS.evictionPressureTransitionPeriodMs,
 });
 
 /** Defaults overlaid with the given periods; non-finite or negative values fall back to the default. */

@@ -12,6 +12,7 @@
  */
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { findContainerStatusByName } from '@/lib/kubelet/records';
+import { OOMExitReason } from '@/lib/kubelet/reasons';
 import { isRestartableInitContainer, shouldContainerBeRestarted } from '@/lib/kubelet/restart';
 import type { RuntimeContainer, RuntimePodStatus } from '@/lib/kubelet/runtime';
 import { podSandboxChanged } from '@/lib/kubelet/sandbox';
@@ -42,7 +43,7 @@ export function shouldRestartOnFailure(pod: V1Pod): boolean {
 
 /** isInitContainerFailed: an OOM kill, a non-zero exit, or an unknown state. */
 export function isInitContainerFailed(status: RuntimeContainer): boolean {
-  if (status.reason === 'OOMKilled') return true;
+  if (status.reason === OOMExitReason) return true;
   if (status.state === 'exited' && (status.exitCode ?? 0) !== 0) return true;
   return status.state === 'unknown';
 }

@@ -18,13 +18,9 @@
  * within seconds. The engine must be told the same scale to infer the same CrashLoopBackOff.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import {
-  CONTAINER_BACKOFF_INITIAL_MS,
-  CONTAINER_BACKOFF_MAX_MS,
-  newBackoff,
-  type BackoffState,
-} from '@/lib/kubelet/backoff';
+import { newBackoff, scaledBackoff, type BackoffState } from '@/lib/kubelet/backoff';
 import type { SyncError } from '@/lib/kubelet/runtime';
+import { KUBELET_DEFAULTS } from '@/lib/kubelet/timings';
 import { LABELS } from '@/lib/kubelet/runtime';
 import type { HintProvider, PodHints } from '@/server/engine/hints';
 import { systemClock, type DriverClock, type DriverTimer } from './clock';
@@ -36,19 +32,8 @@ import type { DriverRuntime } from './runtime';
 import { checkMutable, DriverRefusedError } from './safety';
 import { defaultPod, uidGenerator } from './spec';
 
-/** The kubelet's defaults before scaling (pkg/kubelet/kubelet.go, config defaults). */
-export const KUBELET_TIMINGS = {
-  containerBackoffInitialMs: CONTAINER_BACKOFF_INITIAL_MS,
-  containerBackoffMaxMs: CONTAINER_BACKOFF_MAX_MS,
-  /** backOffPeriod: the image pull back-off starts here, and a failed pod sync retries after it. */
-  backOffPeriodMs: 10_000,
-  /** syncFrequency. */
-  periodicSyncMs: 60_000,
-  /** The PLEG's relist period; the driver lists the runtime this often to notice changes. */
-  relistMs: 1_000,
-  /** Podscope's own: stopped containers of a deleted pod stay this long before removal (see pod-worker.ts). */
-  removalDelayMs: 2_000,
-} as const;
+/** Podscope's own: stopped containers of a deleted pod stay this long before removal (see pod-worker.ts). */
+const REMOVAL_DELAY_MS = 2_000;
 
 export interface DriverOptions {
   client: DriverRuntime;
@@ -138,21 +123,18 @@ export class Driver {
       ...(options.configMaps ? { configMaps: options.configMaps } : {}),
       ...(options.secrets ? { secrets: options.secrets } : {}),
     });
-    this.backoff = newBackoff(
-      KUBELET_TIMINGS.containerBackoffInitialMs * scale,
-      KUBELET_TIMINGS.containerBackoffMaxMs * scale,
-    );
+    this.backoff = scaledBackoff(scale);
     this.images = new ImageManager(
       this.runtime,
       () => this.clock.now(),
       newBackoff(
-        KUBELET_TIMINGS.backOffPeriodMs * scale,
-        KUBELET_TIMINGS.containerBackoffMaxMs * scale,
+        KUBELET_DEFAULTS.backOffPeriodMs * scale,
+        KUBELET_DEFAULTS.maxContainerBackOffMs * scale,
       ),
     );
     this.nextUid = uidGenerator(options.uidSeed ?? options.node);
-    this.relistMs = options.relistMs ?? KUBELET_TIMINGS.relistMs;
-    this.periodicSyncMs = options.periodicSyncMs ?? KUBELET_TIMINGS.periodicSyncMs;
+    this.relistMs = options.relistMs ?? KUBELET_DEFAULTS.plegRelistPeriodMs;
+    this.periodicSyncMs = options.periodicSyncMs ?? KUBELET_DEFAULTS.syncFrequencyMs;
     this.hints = this.hintProvider();
   }
 
@@ -201,9 +183,9 @@ export class Driver {
       configs: this.configs,
       backoff: { get: () => this.backoff, set: (next) => (this.backoff = next) },
       timings: {
-        syncErrorRetryMs: KUBELET_TIMINGS.backOffPeriodMs * this.backoffScale,
+        syncErrorRetryMs: KUBELET_DEFAULTS.backOffPeriodMs * this.backoffScale,
         periodicSyncMs: this.periodicSyncMs,
-        removalDelayMs: this.options.removalDelayMs ?? KUBELET_TIMINGS.removalDelayMs,
+        removalDelayMs: this.options.removalDelayMs ?? REMOVAL_DELAY_MS,
       },
       ...(this.options.logRoot ? { logRoot: this.options.logRoot } : {}),
       log: (line) => this.log(line),

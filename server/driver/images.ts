@@ -18,14 +18,15 @@ import {
   type BackoffState,
 } from '@/lib/kubelet/backoff';
 import type { SyncError } from '@/lib/kubelet/runtime';
+import {
+  ErrImageInspect,
+  ErrImageNeverPull,
+  ErrImagePull,
+  ErrImagePullBackOff,
+} from '@/lib/kubelet/reasons';
 import type { SandboxSpec } from '@/server/cri/types';
 import type { DriverRuntime } from './runtime';
 import { rpcErrorText } from './runtime';
-
-export const ErrImagePull = 'ErrImagePull';
-export const ErrImagePullBackOff = 'ImagePullBackOff';
-export const ErrImageNeverPull = 'ErrImageNeverPull';
-export const ErrImageInspect = 'ImageInspectError';
 
 /** shouldPullImage: Never never pulls; Always always; IfNotPresent when absent. */
 export function shouldPullImage(container: V1Container, imagePresent: boolean): boolean {

@@ -27,6 +27,12 @@ import {
   type BackoffState,
 } from '@/lib/kubelet/backoff';
 import { containersNewestFirst, findContainerStatusByName } from '@/lib/kubelet/records';
+import {
+  ErrCrashLoopBackOff,
+  ErrCreateContainer,
+  ErrCreateContainerConfig,
+  ErrRunContainer,
+} from '@/lib/kubelet/reasons';
 import { isRestartableInitContainer } from '@/lib/kubelet/restart';
 import type { RuntimePodStatus, SyncError } from '@/lib/kubelet/runtime';
 import { LABELS } from '@/lib/kubelet/runtime';
@@ -49,11 +55,6 @@ import {
 import type { DriverRuntime } from './runtime';
 import { isNotFound, rpcErrorText } from './runtime';
 import { formatPod } from './spec';
-
-export const ErrCrashLoopBackOff = 'CrashLoopBackOff';
-export const ErrCreateContainerConfig = 'CreateContainerConfigError';
-export const ErrCreateContainer = 'CreateContainerError';
-export const ErrRunContainer = 'RunContainerError';
 
 export interface WorkerTimings {
   /** The pod worker's retry after a failed sync (kubelet backOffPeriod, 10 s; scaled). */

@@ -9,6 +9,7 @@
  * `containerTransitions` / `sandboxTransitions` with the inspected records.
  */
 import type { RuntimeContainer, RuntimeSandbox } from '@/lib/kubelet/runtime';
+import { StartErrorReason } from '@/lib/kubelet/reasons';
 import type { CriEventType, CriFieldValue } from '@/lib/timeline/events';
 
 /** PLEG's plegContainerState: created counts as unknown, absence is its own state. */
@@ -77,7 +78,7 @@ export function containerTransitions(
           runtimeTime: c.createdAt,
           detail: { attempt: c.attempt },
         });
-      if (from !== 'running' && c.startedAt !== undefined && c.reason !== 'StartError')
+      if (from !== 'running' && c.startedAt !== undefined && c.reason !== StartErrorReason)
         missed.push({
           ...base,
           type: 'ContainerStarted',

@@ -7,10 +7,11 @@
  */
 import type { V1NodeCondition } from '@kubernetes/client-node';
 import type { Explanation } from '@/lib/kubelet/explanation';
+import { KUBELET_DEFAULTS } from '@/lib/kubelet/timings';
 import type { UnsequencedEvent } from '@/lib/timeline/events';
 import type { NodeView } from '@/lib/timeline/state';
 
-export const NODE_STATUS_REPORT_MS = 5 * 60_000;
+export const NODE_STATUS_REPORT_MS = KUBELET_DEFAULTS.nodeStatusReportFrequencyMs;
 
 export function nodeEvents(
   view: NodeView,

@@ -6,29 +6,9 @@
  * - a terminal phase (Succeeded/Failed never change back, generateAPIPodStatus).
  */
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
+import { SYNC_ERROR_REASONS } from '@/lib/kubelet/reasons';
 import type { SyncError } from '@/lib/kubelet/runtime';
 import type { PodHints } from '@/server/engine/hints';
-
-/** Waiting reasons that only the kubelet's sync produces (the CRI cannot report them). */
-export const KUBELET_SYNC_REASONS: ReadonlySet<string> = new Set([
-  'CrashLoopBackOff',
-  'ErrImagePull',
-  'ImagePullBackOff',
-  'ErrImageNeverPull',
-  'InvalidImageName',
-  'ImageInspectError',
-  'RegistryUnavailable',
-  'SignatureValidationFailed',
-  'CreateContainerConfigError',
-  'CreateContainerError',
-  'PreCreateHookError',
-  'PreStartHookError',
-  'PostStartHookError',
-  'RunContainerError',
-  'CreatePodSandboxError',
-  'ConfigPodSandboxError',
-  'KillPodSandboxError',
-]);
 
 /** API strings are untrusted: cap what is carried into the engine and the timeline. */
 const MAX_MESSAGE = 2048;
@@ -45,7 +25,7 @@ export function syncErrorsOf(pod: V1Pod): Record<string, SyncError> | undefined 
   for (const list of lists) {
     for (const s of list ?? []) {
       const reason = s.state?.waiting?.reason;
-      if (reason && KUBELET_SYNC_REASONS.has(reason))
+      if (reason && SYNC_ERROR_REASONS.has(reason))
         out[s.name] = { reason, message: clip(s.state?.waiting?.message) };
     }
   }

@@ -13,7 +13,7 @@ export {
   type SnapshotDriftOptions,
 } from './snapshot';
 export { loadKubeConfig, KubeConfigError, type KubeConfigSource } from './config';
-export { podHints, syncErrorsOf, KUBELET_SYNC_REASONS } from './hints';
+export { podHints, syncErrorsOf } from './hints';
 export { toTimelineEvent, containerOf, type NewK8sEvent } from './events';
 export type { ReflectorStatus } from './reflector';
 export {

@@ -4,10 +4,10 @@
  * session (server/scenarios/session.ts), but nothing runs on timers of its own: the engine's
  * watcher is not started, and virtual time moves only when the pump (pump.ts) says so.
  */
-import { newBackoff } from '@/lib/kubelet/backoff';
+import { scaledBackoff } from '@/lib/kubelet/backoff';
 import { CriClient } from '@/server/cri/client';
 import { fromSimClock, type DriverClock } from '@/server/driver/clock';
-import { Driver, KUBELET_TIMINGS } from '@/server/driver/driver';
+import { Driver } from '@/server/driver/driver';
 import { criRuntime } from '@/server/engine/cri-runtime';
 import { Engine, type EngineTimings } from '@/server/engine/engine';
 import type { NodeWatcher } from '@/server/engine/node-watcher';
@@ -102,7 +102,6 @@ export async function startRig(options: RigOptions): Promise<Rig> {
       node: options.node,
       clock: driverClock,
       backoffScale: options.backoffScale,
-      relistMs: KUBELET_TIMINGS.relistMs,
       uidSeed: options.seed,
       log: options.log,
     });
@@ -116,11 +115,7 @@ export async function startRig(options: RigOptions): Promise<Rig> {
       timings: RECORDING_TIMINGS,
       clock,
       providers: [driver.hints],
-      backoff: () =>
-        newBackoff(
-          KUBELET_TIMINGS.containerBackoffInitialMs * options.backoffScale,
-          KUBELET_TIMINGS.containerBackoffMaxMs * options.backoffScale,
-        ),
+      backoff: () => scaledBackoff(options.backoffScale),
       dial: () => engineCalls.client,
       log: options.log,
     });

@@ -4,7 +4,7 @@
  * Next.js may evaluate modules (and instrumentation.register) more than once, and dev mode
  * reloads them; a second engine would mean a second poller and a second writer.
  */
-import { newBackoff } from '@/lib/kubelet';
+import { scaledBackoff } from '@/lib/kubelet';
 import { loadConfig, type Config } from '@/server/config';
 import { CriClient } from '@/server/cri/client';
 import type { HintProvider } from '@/server/engine/hints';
@@ -86,7 +86,7 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
       ...(sim
         ? {
             clock: sim.clock,
-            backoff: () => newBackoff(10_000 * DEMO_BACKOFF_SCALE, 300_000 * DEMO_BACKOFF_SCALE),
+            backoff: () => scaledBackoff(DEMO_BACKOFF_SCALE),
           }
         : {}),
       log,

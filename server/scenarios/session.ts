@@ -8,13 +8,14 @@
  * speed so it still relists once per virtual second, while grace periods and tolerations stay in
  * virtual time. On a lab runtime time is wall time.
  */
-import { newBackoff } from '@/lib/kubelet/backoff';
+import { scaledBackoff } from '@/lib/kubelet/backoff';
 import type { ClusterState } from '@/lib/timeline/state';
 import { CriClient } from '@/server/cri/client';
 import { fromSimClock, systemClock, type DriverClock } from '@/server/driver/clock';
-import { Driver, KUBELET_TIMINGS } from '@/server/driver/driver';
+import { Driver } from '@/server/driver/driver';
 import { criRuntime } from '@/server/engine/cri-runtime';
 import { Engine } from '@/server/engine/engine';
+import { spedUpTimings } from '@/server/engine/timings';
 import { engineStore } from '@/server/engine/store-adapter';
 import { startSimNode, type SimNode } from '@/server/sim';
 import { openStore } from '@/server/store';
@@ -102,7 +103,6 @@ export async function startSession(options: SessionOptions = {}): Promise<Scenar
       clock,
       backoffScale: scale,
       lab: options.cri !== undefined,
-      relistMs: KUBELET_TIMINGS.relistMs,
       ...(options.logRoot ? { logRoot: options.logRoot } : {}),
       log,
     });
@@ -113,21 +113,10 @@ export async function startSession(options: SessionOptions = {}): Promise<Scenar
     cleanups.push(() => store.close());
     const engine = new Engine({
       store: engineStore(store),
-      timings: {
-        relistMs: Math.max(MIN_RELIST_REAL_MS, 1_000 / speed),
-        nodeStatusMs: Math.max(MIN_RELIST_REAL_MS, 10_000 / speed),
-        fullRelistMs: Math.max(MIN_RELIST_REAL_MS, 60_000 / speed),
-        nodeMonitorGraceMs: 50_000,
-        plegThresholdMs: 180_000,
-        tolerationSeconds: 300,
-      },
+      timings: spedUpTimings(speed, MIN_RELIST_REAL_MS),
       clock: { now },
       providers: [driver.hints],
-      backoff: () =>
-        newBackoff(
-          KUBELET_TIMINGS.containerBackoffInitialMs * scale,
-          KUBELET_TIMINGS.containerBackoffMaxMs * scale,
-        ),
+      backoff: () => scaledBackoff(scale),
       dial: (ep) => criRuntime(ep, { timeoutMs }),
       log,
     });
