@@ -1,0 +1,81 @@
+/**
+ * Global event ids in cluster mode. An agent numbers its own events (node, epoch, seq); the
+ * cluster orders them by the JetStream stream sequence of the message that carried them. A
+ * message holds at most MAX_EVENTS_PER_MESSAGE events, so
+ *
+ *   gid = streamSeq × MAX_EVENTS_PER_MESSAGE + index in the message
+ *
+ * is strictly increasing in stream order, the same on every replica and in PostgreSQL, and turns
+ * back into the stream sequence to resume from: a browser's Last-Event-ID names one point of the
+ * cluster timeline whichever replica it reaches (safe up to 2^53 / 1024 ≈ 8.8e12 messages).
+ *
+ * Derived events name their cause by the agent's seq; inside one message it becomes the cause's
+ * gid (the agent sends a relist's CRI events and what they caused together). A cause outside
+ * the message is left out rather than guessed.
+ */
+import type { TimelineEvent } from '@/lib/timeline/events';
+import { MAX_EVENTS_PER_MESSAGE, type BusMessage, type GapMessage } from './envelope';
+
+export const GID_SLOTS = MAX_EVENTS_PER_MESSAGE;
+
+export const gidOf = (streamSeq: number, index: number) => streamSeq * GID_SLOTS + index;
+export const streamSeqOfGid = (gid: number) => Math.floor(gid / GID_SLOTS);
+
+/** A gap the agent declared: seqs lost in its outbox, filed at the gap message's place. */
+export interface GapRecord {
+  kind: 'gap';
+  seq: number;
+  t: number;
+  node: string;
+  epoch: string;
+  lost: { from: number; to: number };
+  reason: GapMessage['reason'];
+}
+
+export interface GlobalEvent {
+  gid: number;
+  streamSeq: number;
+  node: string;
+  epoch: string;
+  /** The agent's own seq. */
+  nodeSeq: number;
+  /** The event with `seq` = gid and `cause` mapped to a gid (or a gap record). */
+  event: TimelineEvent | GapRecord;
+}
+
+export function globalEvents(streamSeq: number, msg: BusMessage): GlobalEvent[] {
+  const base = gidOf(streamSeq, 0);
+  const common = { streamSeq, node: msg.node, epoch: msg.epoch };
+  if (msg.type === 'gap') {
+    return [
+      {
+        ...common,
+        gid: base,
+        nodeSeq: msg.seq,
+        event: {
+          kind: 'gap',
+          seq: base,
+          t: msg.t,
+          node: msg.node,
+          epoch: msg.epoch,
+          lost: msg.lost,
+          reason: msg.reason,
+        },
+      },
+    ];
+  }
+  const last = msg.seq + msg.events.length - 1;
+  return msg.events.map((e, i) => {
+    const { cause, ...rest } = e;
+    const mapped =
+      cause !== undefined && cause >= msg.seq && cause <= last
+        ? { cause: base + (cause - msg.seq) }
+        : {};
+    return {
+      ...common,
+      gid: base + i,
+      nodeSeq: msg.seq + i,
+      event: { ...rest, ...mapped, seq: base + i },
+    };
+  });
+}

@@ -1,0 +1,89 @@
+/**
+ * The cluster timeline's schema: one kysely migration set for PostgreSQL and SQLite.
+ *
+ * Why kysely (0.28.x): its schema builder, Migrator and query builder are dialect-neutral for
+ * what we need (ON CONFLICT DO NOTHING, RETURNING) and it ships both dialects (pg and
+ * better-sqlite3), so one migration file serves both; drizzle declares tables per dialect
+ * (drizzle-orm#1196). 0.29 needs Node 22, so 0.28 is pinned (package.json).
+ *
+ * `cluster_events` holds one row per event an agent sent, keyed for idempotency by
+ * (node, epoch, node_seq): a redelivered or republished event is one row. On PostgreSQL the table
+ * is range-partitioned by day on `t` (the event's own time, which a redelivery repeats, so the
+ * unique key can include it as partitioning requires) and BRIN-indexed on t inside each
+ * partition; retention drops whole partitions. SQLite keeps one table and deletes by t.
+ * (An agent resends an event byte for byte, t included; a sender that changed t under the same
+ * seq would get a second row on PostgreSQL — the console's reader drops it by seq anyway.)
+ */
+import { sql, type Kysely, type Migration } from 'kysely';
+
+export type Dialect = 'postgres' | 'sqlite';
+
+export interface ClusterEventsTable {
+  /** Global id: stream sequence × 1024 + index (server/cluster/global.ts). */
+  gid: number;
+  /** The event's own time (epoch ms). */
+  t: number;
+  node: string;
+  epoch: string;
+  node_seq: number;
+  stream_seq: number;
+  kind: string;
+  type: string;
+  entity: string;
+  /** The event as JSON (seq = gid). */
+  body: string;
+}
+
+export interface TimelineDatabase {
+  cluster_events: ClusterEventsTable;
+}
+
+export const MIGRATIONS = (dialect: Dialect): Record<string, Migration> => ({
+  '0001_cluster_events': {
+    async up(db: Kysely<unknown>) {
+      if (dialect === 'postgres') {
+        await sql`
+          CREATE TABLE cluster_events (
+            gid        bigint NOT NULL,
+            t          bigint NOT NULL,
+            node       text   NOT NULL,
+            epoch      text   NOT NULL,
+            node_seq   bigint NOT NULL,
+            stream_seq bigint NOT NULL,
+            kind       text   NOT NULL,
+            type       text   NOT NULL,
+            entity     text   NOT NULL,
+            body       text   NOT NULL,
+            PRIMARY KEY (gid, t),
+            UNIQUE (node, epoch, node_seq, t)
+          ) PARTITION BY RANGE (t)`.execute(db);
+        await sql`CREATE INDEX cluster_events_t_brin ON cluster_events USING brin (t)`.execute(db);
+        await sql`CREATE INDEX cluster_events_entity ON cluster_events (entity, gid)`.execute(db);
+        return;
+      }
+      await db.schema
+        .createTable('cluster_events')
+        .addColumn('gid', 'integer', (c) => c.primaryKey())
+        .addColumn('t', 'integer', (c) => c.notNull())
+        .addColumn('node', 'text', (c) => c.notNull())
+        .addColumn('epoch', 'text', (c) => c.notNull())
+        .addColumn('node_seq', 'integer', (c) => c.notNull())
+        .addColumn('stream_seq', 'integer', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('entity', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addUniqueConstraint('cluster_events_identity', ['node', 'epoch', 'node_seq'])
+        .execute();
+      await db.schema.createIndex('cluster_events_t').on('cluster_events').column('t').execute();
+      await db.schema
+        .createIndex('cluster_events_entity')
+        .on('cluster_events')
+        .columns(['entity', 'gid'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('cluster_events').execute();
+    },
+  },
+});

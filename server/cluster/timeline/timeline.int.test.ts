@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgres, type PostgresInstance } from '@/test/cluster/harness';
+import { newEpoch } from '../envelope';
+import { globalEvents, gidOf } from '../global';
+import { eventsMessage } from '../testing';
+import { openClusterTimeline, type ClusterTimeline } from './timeline';
+
+const DAY = 86_400_000;
+let pgi: PostgresInstance;
+let dir: string;
+let dbn = 0;
+
+beforeAll(async () => {
+  pgi = await startPostgres();
+  dir = mkdtempSync(join(tmpdir(), 'podscope-tl-'));
+});
+afterAll(async () => {
+  await pgi?.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const open: Record<'postgres' | 'sqlite', () => Promise<ClusterTimeline>> = {
+  postgres: async () => openClusterTimeline({ url: await pgi.createDatabase(`tl${++dbn}`) }),
+  sqlite: () => openClusterTimeline({ path: join(dir, `tl${++dbn}.db`) }),
+};
+
+describe.each(['postgres', 'sqlite'] as const)(
+  'cluster timeline on %s (one kysely schema)',
+  (dialect) => {
+    it('writes events idempotently by (node, epoch, seq) and reads them back by global id', async () => {
+      const tl = await open[dialect]();
+      try {
+        expect(tl.dialect).toBe(dialect);
+        const epoch = newEpoch();
+        const m1 = eventsMessage('c', 'a.b', epoch, 1, 3);
+        const m2 = eventsMessage('c', 'a.b', epoch, 4, 2);
+        expect(await tl.insert(globalEvents(10, m1))).toBe(3);
+        // the same events again: redelivered (same stream seq) or republished (a later one)
+        expect(await tl.insert(globalEvents(10, m1))).toBe(0);
+        expect(await tl.insert([...globalEvents(11, m1), ...globalEvents(12, m2)])).toBe(2);
+        expect(await tl.count()).toBe(5);
+        expect(await tl.latestGid()).toBe(gidOf(12, 1));
+        const after = await tl.eventsAfter(gidOf(10, 0), 10);
+        expect(after.map((e) => e.seq)).toEqual([
+          gidOf(10, 1),
+          gidOf(10, 2),
+          gidOf(12, 0),
+          gidOf(12, 1),
+        ]);
+        expect(after[0]).toMatchObject({ kind: 'cri', node: 'a.b', type: 'ContainerStarted' });
+        // a second run of the migrations changes nothing
+        const again = await openClusterTimeline(
+          dialect === 'postgres'
+            ? { url: pgi.url(`tl${dbn}`) }
+            : { path: join(dir, `tl${dbn}.db`) },
+        );
+        expect(await again.count()).toBe(5);
+        await again.close();
+      } finally {
+        await tl.close();
+      }
+    });
+
+    it('retention removes what is older than the maximum age', async () => {
+      const tl = await open[dialect]();
+      try {
+        const now = Date.UTC(2026, 11, 10, 12);
+        const epoch = newEpoch();
+        for (let d = 0; d < 4; d++)
+          await tl.insert(
+            globalEvents(d + 1, eventsMessage('c', 'n', epoch, d * 10 + 1, 10, now - d * DAY)),
+          );
+        if (dialect === 'postgres') expect(await tl.listPartitions()).toHaveLength(4);
+        const res = await tl.retention({ maxAgeMs: 1.5 * DAY }, now);
+        if (dialect === 'postgres') {
+          // days ending before now − 1.5 d are dropped whole: the ones of now − 2 d and now − 3 d
+          expect(res.droppedPartitions).toHaveLength(2);
+          expect(await tl.listPartitions()).toHaveLength(2);
+          expect(await tl.count()).toBe(20);
+        } else {
+          expect(res.deletedRows).toBe(20);
+          expect(await tl.count()).toBe(20);
+        }
+      } finally {
+        await tl.close();
+      }
+    });
+  },
+);
+
+describe('PostgreSQL specifics', () => {
+  it('partitions by day with a BRIN index on t', async () => {
+    const tl = await open.postgres();
+    try {
+      await tl.insert(
+        globalEvents(1, eventsMessage('c', 'n', newEpoch(), 1, 1, Date.UTC(2026, 0, 2, 3))),
+      );
+      const parts = await tl.listPartitions();
+      expect(parts).toEqual([`cluster_events_day_${Math.floor(Date.UTC(2026, 0, 2) / DAY)}`]);
+      const { rows } = await (
+        await import('kysely')
+      ).sql<{ indexdef: string }>`
+        SELECT indexdef FROM pg_indexes WHERE tablename = ${parts[0]}`.execute(tl.db);
+      expect(rows.some((r) => /USING brin \(t\)/.test(r.indexdef))).toBe(true);
+    } finally {
+      await tl.close();
+    }
+  });
+
+  it('refuses a non-postgres URL with a clear error', async () => {
+    await expect(openClusterTimeline({ url: 'mysql://x@y/z' })).rejects.toThrow(
+      /only postgres:\/\//,
+    );
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * The cluster timeline (`cluster_events`, schema.ts) on PostgreSQL or SQLite.
+ *
+ *   const tl = await openClusterTimeline({ url: process.env.PODSCOPE_DATABASE_URL });
+ *   await tl.insert(globalEvents(streamSeq, message));  // one transaction, idempotent
+ *   await tl.eventsAfter(lastEventId, 1000);            // a browser resuming by global id
+ *   await tl.retention({ maxAgeMs });                   // PG: drops whole day partitions
+ *
+ * PostgreSQL partitions are named `cluster_events_day_<days since 1970-01-01 UTC>` and cover one
+ * UTC day of `t`; the insert path creates the ones a batch needs (concurrent creators are fine).
+ */
+import { sql, type Kysely } from 'kysely';
+import { entityId, type TimelineEvent } from '@/lib/timeline/events';
+import type { GapRecord, GlobalEvent } from '../global';
+import { openDatabase, type OpenOptions } from './open';
+import type { ClusterEventsTable, Dialect, TimelineDatabase } from './schema';
+
+const DAY_MS = 86_400_000;
+const PARTITION_PREFIX = 'cluster_events_day_';
+/** Rows per INSERT statement (PostgreSQL allows 65,535 parameters; 10 columns each). */
+const ROWS_PER_STATEMENT = 1_000;
+
+export type StoredEvent = TimelineEvent | GapRecord;
+
+export interface RetentionResult {
+  /** Partitions dropped (PostgreSQL). */
+  droppedPartitions: string[];
+  /** Rows deleted one by one (SQLite). */
+  deletedRows: number;
+}
+
+function rowOf(g: GlobalEvent): ClusterEventsTable {
+  const e = g.event;
+  return {
+    gid: g.gid,
+    t: e.t,
+    node: g.node,
+    epoch: g.epoch,
+    node_seq: g.nodeSeq,
+    stream_seq: g.streamSeq,
+    kind: e.kind,
+    type: e.kind === 'gap' ? 'OutboxGap' : e.type,
+    entity: e.kind === 'gap' ? e.node : entityId(e),
+    body: JSON.stringify(e),
+  };
+}
+
+export class ClusterTimeline {
+  private readonly partitions = new Set<number>();
+
+  constructor(
+    readonly db: Kysely<TimelineDatabase>,
+    readonly dialect: Dialect,
+    readonly where: string,
+  ) {}
+
+  /** Creates the day partitions covering `days` (PostgreSQL; no-op for SQLite). */
+  async ensurePartitions(days: Iterable<number>): Promise<void> {
+    if (this.dialect !== 'postgres') return;
+    for (const day of days) {
+      if (this.partitions.has(day)) continue;
+      const name = `${PARTITION_PREFIX}${day}`;
+      try {
+        await sql`CREATE TABLE IF NOT EXISTS ${sql.table(name)} PARTITION OF cluster_events
+                  FOR VALUES FROM (${sql.lit(day * DAY_MS)}) TO (${sql.lit((day + 1) * DAY_MS)})`.execute(
+          this.db,
+        );
+      } catch (err) {
+        // Two writers creating the same partition: the loser sees a duplicate; anything else is real.
+        const code = (err as { code?: string }).code;
+        if (code !== '42P07' && code !== '23505') throw err;
+      }
+      this.partitions.add(day);
+    }
+  }
+
+  /**
+   * Writes the events in one transaction; an event already stored (same node, epoch, node seq)
+   * is skipped. Returns how many rows were new. When this resolves the rows are committed.
+   */
+  async insert(events: readonly GlobalEvent[]): Promise<number> {
+    if (events.length === 0) return 0;
+    const rows = events.map(rowOf);
+    await this.ensurePartitions(new Set(rows.map((r) => Math.floor(r.t / DAY_MS))));
+    return this.db.transaction().execute(async (tx) => {
+      let inserted = 0;
+      for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+        const res = await tx
+          .insertInto('cluster_events')
+          .values(rows.slice(i, i + ROWS_PER_STATEMENT))
+          .onConflict((oc) => oc.doNothing())
+          .executeTakeFirst();
+        inserted += Number(res.numInsertedOrUpdatedRows ?? 0);
+      }
+      return inserted;
+    });
+  }
+
+  /** Events with gid > `gid`, oldest first. */
+  async eventsAfter(gid: number, limit: number): Promise<StoredEvent[]> {
+    const rows = await this.db
+      .selectFrom('cluster_events')
+      .select('body')
+      .where('gid', '>', gid)
+      .orderBy('gid')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => JSON.parse(r.body) as StoredEvent);
+  }
+
+  async latestGid(): Promise<number> {
+    const row = await this.db
+      .selectFrom('cluster_events')
+      .select((eb) => eb.fn.max('gid').as('max'))
+      .executeTakeFirst();
+    return Number(row?.max ?? 0);
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db
+      .selectFrom('cluster_events')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** The day partitions that exist (PostgreSQL), oldest first. */
+  async listPartitions(): Promise<string[]> {
+    if (this.dialect !== 'postgres') return [];
+    const res = await sql<{ name: string }>`
+      SELECT c.relname AS name FROM pg_inherits i
+      JOIN pg_class c ON c.oid = i.inhrelid
+      JOIN pg_class p ON p.oid = i.inhparent
+      WHERE p.relname = 'cluster_events'`.execute(this.db);
+    return res.rows
+      .map((r) => r.name)
+      .filter((n) => n.startsWith(PARTITION_PREFIX))
+      .sort(
+        (a, b) =>
+          Number(a.slice(PARTITION_PREFIX.length)) - Number(b.slice(PARTITION_PREFIX.length)),
+      );
+  }
+
+  /**
+   * Removes what is older than `maxAgeMs`: on PostgreSQL whole day partitions that end before the
+   * cut-off (a day is kept while any of it is young enough), on SQLite rows by t.
+   */
+  async retention(policy: { maxAgeMs: number }, now = Date.now()): Promise<RetentionResult> {
+    const cutoff = now - policy.maxAgeMs;
+    if (this.dialect === 'sqlite') {
+      const res = await this.db
+        .deleteFrom('cluster_events')
+        .where('t', '<', cutoff)
+        .executeTakeFirst();
+      return { droppedPartitions: [], deletedRows: Number(res.numDeletedRows) };
+    }
+    const dropped: string[] = [];
+    for (const name of await this.listPartitions()) {
+      const day = Number(name.slice(PARTITION_PREFIX.length));
+      if ((day + 1) * DAY_MS > cutoff) continue;
+      await sql`DROP TABLE IF EXISTS ${sql.table(name)}`.execute(this.db);
+      this.partitions.delete(day);
+      dropped.push(name);
+    }
+    return { droppedPartitions: dropped, deletedRows: 0 };
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}
+
+export async function openClusterTimeline(options: OpenOptions): Promise<ClusterTimeline> {
+  const { db, dialect, where } = await openDatabase(options);
+  return new ClusterTimeline(db, dialect, where);
+}

@@ -1,0 +1,209 @@
+import { connect } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  startNats,
+  startPostgres,
+  type NatsInstance,
+  type PostgresInstance,
+} from '@/test/cluster/harness';
+import { openBus, type ClusterBus } from './bus';
+import { newEpoch } from './envelope';
+import { eventsMessage } from './testing';
+import { openClusterTimeline, type ClusterTimeline } from './timeline/timeline';
+import { ClusterWriter } from './writer';
+
+let nats: NatsInstance;
+let pgi: PostgresInstance;
+let n = 0;
+const cleanup: (() => Promise<unknown>)[] = [];
+const quiet = () => {};
+
+beforeAll(async () => {
+  [nats, pgi] = await Promise.all([startNats(), startPostgres()]);
+});
+afterAll(async () => {
+  for (const c of cleanup.reverse()) await c().catch(() => {});
+  await nats?.destroy();
+  await pgi?.destroy();
+});
+
+async function setup(cluster: string, duplicateWindowMs = 120_000) {
+  const bus = await openBus({
+    servers: nats.url,
+    cluster,
+    log: quiet,
+    limits: { duplicateWindowMs },
+  });
+  const url = await pgi.createDatabase(`w${++n}`);
+  const tl = await openClusterTimeline({ url });
+  cleanup.push(
+    () => bus.close(),
+    () => tl.close(),
+  );
+  return { bus, tl, url };
+}
+
+function writer(
+  bus: ClusterBus,
+  tl: ClusterTimeline,
+  extra: Partial<ConstructorParameters<typeof ClusterWriter>[0]> = {},
+) {
+  const w = new ClusterWriter({
+    bus,
+    timeline: tl,
+    log: quiet,
+    ackWaitMs: 1_500,
+    batch: 100,
+    ...extra,
+  }).start();
+  cleanup.push(() => w.stop());
+  return w;
+}
+
+async function until(what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Every (node, epoch) run in the timeline is 1..N with no gap and no repeat. */
+async function checkRuns(tl: ClusterTimeline, expected: Record<string, number>) {
+  const rows = await tl.db
+    .selectFrom('cluster_events')
+    .select(['node', 'epoch', 'node_seq', 'gid'])
+    .orderBy('gid')
+    .execute();
+  const runs = new Map<string, number[]>();
+  for (const r of rows) {
+    const k = `${r.node}/${r.epoch}`;
+    runs.set(k, [...(runs.get(k) ?? []), r.node_seq]);
+  }
+  for (const [k, seqs] of runs) {
+    const node = k.slice(0, k.indexOf('/'));
+    expect(seqs.sort((a, b) => a - b)).toEqual(
+      Array.from({ length: expected[node] ?? -1 }, (_, i) => i + 1),
+    );
+  }
+  expect(runs.size).toBe(Object.keys(expected).length);
+}
+
+async function consumerState(bus: ClusterBus) {
+  const info = await bus.jsm.consumers.info(bus.names.stream, bus.names.writerDurable);
+  return { pending: info.num_pending, ackPending: info.num_ack_pending };
+}
+
+describe('timeline writer: NATS → PostgreSQL', () => {
+  it('two writers share one durable consumer: every event is written once, republished ones are skipped', async () => {
+    const { bus, tl } = await setup('two', 1_000);
+    const epoch = newEpoch();
+    const nodes = ['a', 'b.example', 'c'];
+    const a = writer(bus, tl);
+    const bus2 = await openBus({
+      servers: nats.url,
+      cluster: 'two',
+      log: quiet,
+      limits: { duplicateWindowMs: 1_000 },
+    });
+    cleanup.push(() => bus2.close());
+    const b = writer(bus2, tl);
+    const sent: ReturnType<typeof eventsMessage>[] = [];
+    for (let i = 0; i < 100; i++)
+      for (const node of nodes) {
+        const m = eventsMessage('two', node, epoch, i * 10 + 1, 10);
+        sent.push(m);
+        await bus.publish(m);
+      }
+    // the agent republishes after the stream's duplicate window: a second copy in the stream
+    await new Promise((r) => setTimeout(r, 1_200));
+    for (const m of sent.slice(0, 5)) expect((await bus.publish(m)).duplicate).toBe(false);
+    await until('all messages handled', () => a.stats.messages + b.stats.messages >= 305);
+    expect(await tl.count()).toBe(3_000);
+    expect(a.stats.inserted + b.stats.inserted).toBe(3_000);
+    expect(a.stats.duplicates + b.stats.duplicates).toBe(50);
+    expect(a.stats.messages + b.stats.messages).toBe(305); // each message handled by one writer once
+    expect(a.stats.messages).toBeGreaterThan(0);
+    expect(b.stats.messages).toBeGreaterThan(0);
+    await checkRuns(tl, { a: 1_000, 'b.example': 1_000, c: 1_000 });
+    await until('all acknowledged', async () => (await consumerState(bus)).ackPending === 0);
+  });
+
+  it('a writer that dies mid-batch loses nothing: its messages go to the other writer', async () => {
+    const { bus, tl } = await setup('die');
+    const epoch = newEpoch();
+    const doomedBus = await openBus({ servers: nats.url, cluster: 'die', log: quiet });
+    let died = false;
+    const doomed = writer(doomedBus, tl, {
+      beforeCommit: async () => {
+        died = true;
+        await doomedBus.nc.close(); // the process is gone: no commit, no ack
+      },
+    });
+    for (let i = 0; i < 50; i++) await bus.publish(eventsMessage('die', 'n1', epoch, i * 4 + 1, 4));
+    await until('the first writer to take a batch and die', () => died);
+    expect(await tl.count()).toBe(0);
+    const survivor = writer(bus, tl);
+    await until('all events written', async () => (await tl.count()) === 200);
+    expect(doomed.stats.inserted).toBe(0);
+    expect(survivor.stats.inserted).toBe(200);
+    await checkRuns(tl, { n1: 200 });
+  });
+
+  it('PostgreSQL restarted: the writer retries and acknowledges nothing before it is committed', async () => {
+    const { bus, tl } = await setup('pgrestart');
+    const epoch = newEpoch();
+    const w = writer(bus, tl, { ackWaitMs: 30_000 });
+    for (let i = 0; i < 10; i++)
+      await bus.publish(eventsMessage('pgrestart', 'n', epoch, i * 5 + 1, 5));
+    await until('first events written', async () => (await tl.count()) === 50);
+    await until('acknowledged', async () => (await consumerState(bus)).ackPending === 0);
+
+    await pgi.stop();
+    for (let i = 10; i < 30; i++)
+      await bus.publish(eventsMessage('pgrestart', 'n', epoch, i * 5 + 1, 5));
+    await until('a failed commit', () => w.stats.failures > 0);
+    await new Promise((r) => setTimeout(r, 1_000));
+    const during = await consumerState(bus);
+    // fetched and held (ack pending) or still waiting — none acknowledged
+    expect(during.pending + during.ackPending).toBe(20);
+    expect(w.stats.lastError).toBeTruthy();
+
+    await pgi.start();
+    await until('all events written after the restart', async () => {
+      try {
+        return (await tl.count()) === 150;
+      } catch {
+        return false;
+      }
+    });
+    await until('all acknowledged', async () => {
+      const s = await consumerState(bus);
+      return s.ackPending === 0 && s.pending === 0;
+    });
+    await checkRuns(tl, { n: 150 });
+  });
+
+  it('refused messages are terminated, counted and never written', async () => {
+    const { bus, tl } = await setup('junk');
+    const w = writer(bus, tl);
+    const nc = await connect({ servers: nats.url });
+    nc.publish(bus.names.eventSubject('n'), 'not json');
+    nc.publish(
+      bus.names.eventSubject('n'),
+      JSON.stringify(eventsMessage('other', 'n', newEpoch(), 1, 1)),
+    );
+    await nc.flush();
+    await nc.close();
+    await bus.publish(eventsMessage('junk', 'n', newEpoch(), 1, 2));
+    await until('handled', () => w.stats.messages === 3);
+    expect(w.stats.refused).toBe(2);
+    expect(await tl.count()).toBe(2);
+    expect(bus.refusals.total('not-json')).toBe(1);
+    expect(bus.refusals.total('foreign-cluster')).toBe(1);
+    await until(
+      'nothing left to redeliver',
+      async () => (await consumerState(bus)).ackPending === 0,
+    );
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * The timeline writer: moves events from the bus into the cluster timeline (PostgreSQL).
+ *
+ * Every writer (one per console replica, or a separate deployment) pulls from the same durable
+ * consumer, so JetStream hands each message to one writer at a time. A batch is inserted in one
+ * transaction (idempotent by node, epoch, seq) and acknowledged only after the commit:
+ *  - a writer that dies mid-batch leaves its messages unacknowledged; after ack_wait JetStream
+ *    redelivers them to another writer (or to it, restarted) — nothing is lost;
+ *  - a commit whose ack was lost is redelivered and inserts nothing — nothing is doubled;
+ *  - while the database is down the writer retries the same batch with back-off, telling
+ *    JetStream it is still working on it (so no other writer takes it meanwhile), and
+ *    acknowledges nothing until it commits.
+ * Refused messages (malformed, foreign) are counted, logged and terminated (never redelivered).
+ */
+import type { JsMsg } from '@nats-io/jetstream';
+import type { ClusterBus } from './bus';
+import { globalEvents, type GlobalEvent } from './global';
+import type { ClusterTimeline } from './timeline/timeline';
+
+export interface WriterOptions {
+  bus: ClusterBus;
+  timeline: ClusterTimeline;
+  /** Messages per fetch (default 500). */
+  batch?: number;
+  /** How long a fetch waits for messages (default and minimum 1 s, JetStream's floor). */
+  fetchWaitMs?: number;
+  /** JetStream redelivers a message not acknowledged within this (default 30 s). */
+  ackWaitMs?: number;
+  log?: (line: string) => void;
+  /** Test hook: runs after a batch is read and before it is committed. */
+  beforeCommit?: (events: readonly GlobalEvent[]) => Promise<void>;
+}
+
+export interface WriterStats {
+  batches: number;
+  messages: number;
+  inserted: number;
+  /** Events already in the timeline (redeliveries, republished messages). */
+  duplicates: number;
+  refused: number;
+  /** Failed commits (each retried). */
+  failures: number;
+  lastError?: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class ClusterWriter {
+  readonly stats: WriterStats = {
+    batches: 0,
+    messages: 0,
+    inserted: 0,
+    duplicates: 0,
+    refused: 0,
+    failures: 0,
+  };
+  private stopped = false;
+  private loop: Promise<void> | undefined;
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly options: WriterOptions) {
+    this.log = options.log ?? ((l) => console.error(l));
+  }
+
+  start(): this {
+    this.loop ??= this.run().catch((err: unknown) => {
+      this.log(`cluster writer stopped: ${err instanceof Error ? err.message : String(err)}`);
+    });
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    const { bus } = this.options;
+    let backoff = 100;
+    let consumer: Awaited<ReturnType<ClusterBus['writerConsumer']>> | undefined;
+    while (!this.stopped) {
+      let msgs: JsMsg[] = [];
+      try {
+        consumer ??= await bus.writerConsumer(this.options.ackWaitMs);
+        const it = await consumer.fetch({
+          max_messages: this.options.batch ?? 500,
+          expires: Math.max(1_000, this.options.fetchWaitMs ?? 1_000),
+        });
+        for await (const m of it) msgs.push(m);
+        backoff = 100;
+      } catch (err) {
+        if (this.stopped || bus.nc.isClosed()) return;
+        this.note(`reading from the bus failed`, err);
+        consumer = undefined;
+        await sleep(backoff);
+        backoff = Math.min(backoff * 2, 5_000);
+        msgs = [];
+        continue;
+      }
+      if (msgs.length === 0) continue;
+      await this.commit(msgs);
+    }
+  }
+
+  private async commit(msgs: JsMsg[]): Promise<void> {
+    const { bus, timeline } = this.options;
+    const events: GlobalEvent[] = [];
+    const refused: JsMsg[] = [];
+    const accepted: JsMsg[] = [];
+    for (const m of msgs) {
+      const message = bus.accept(m.subject, m.data);
+      if (!message) {
+        refused.push(m);
+        continue;
+      }
+      accepted.push(m);
+      events.push(...globalEvents(m.seq, message));
+    }
+    let backoff = 200;
+    for (;;) {
+      if (this.stopped || bus.nc.isClosed()) return; // unacknowledged: redelivered elsewhere
+      try {
+        await this.options.beforeCommit?.(events);
+        if (bus.nc.isClosed()) return;
+        const inserted = await timeline.insert(events);
+        this.stats.inserted += inserted;
+        this.stats.duplicates += events.length - inserted;
+        break;
+      } catch (err) {
+        this.stats.failures++;
+        this.note(`writing ${events.length} events to ${timeline.where} failed (will retry)`, err);
+        for (const m of accepted) m.working();
+        await sleep(backoff);
+        backoff = Math.min(backoff * 2, 5_000);
+      }
+    }
+    for (const m of accepted) m.ack();
+    // no reason text: nats-server 2.9 does not parse `+TERM <reason>` and would leave it pending
+    for (const m of refused) m.term();
+    this.stats.refused += refused.length;
+    this.stats.messages += msgs.length;
+    this.stats.batches++;
+    await bus.nc.flush().catch(() => {});
+  }
+
+  private note(what: string, err: unknown): void {
+    const msg = err instanceof Error ? err.message : String(err);
+    if (this.stats.lastError !== msg) this.log(`cluster writer: ${what}: ${msg}`);
+    this.stats.lastError = msg;
+  }
+}
