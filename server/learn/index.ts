@@ -1,7 +1,7 @@
 /**
  * server/learn — recordings for the guided walkthroughs (/learn).
  *
- *   const r = await learnService().recording('oomkilled');   // recorded once, then kept
+ *   const r = await ctx.learn.recording('oomkilled');   // recorded once, then kept (tRPC context)
  *   r.initial, r.events                                        // replay with the shared reducer
  *   r.steps[i].t, .entities, .question                         // where each step looks, what it asks
  *
@@ -11,14 +11,7 @@
 export { recordScenario, RecordingError, RECORDING_NODE, RECORDING_VERSION } from './record';
 export { verifyRecording } from './verify';
 export type { VerifyProblem } from './verify';
-export {
-  LearnService,
-  learnService,
-  setLearnService,
-  summarize,
-  recordingKey,
-  WalkthroughNotFoundError,
-} from './service';
+export { LearnService, summarize, recordingKey, WalkthroughNotFoundError } from './service';
 export type { LearnServiceOptions } from './service';
 export { QUESTIONS, questionSpec } from './questions';
 export type { QuestionSpec } from './questions';

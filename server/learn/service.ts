@@ -9,7 +9,6 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decode, encode } from '@/lib/timeline/codec';
-import { loadConfig } from '@/server/config';
 import { findScenario, loadLibrary } from '@/server/scenarios/library';
 import type { Scenario } from '@/server/scenarios/schema';
 import { QUESTIONS } from './questions';
@@ -130,38 +129,5 @@ export class LearnService {
         `learn: could not keep ${file}: ${err instanceof Error ? err.message : String(err)}`,
       );
     }
-  }
-}
-
-const KEY = Symbol.for('podscope.learn');
-type Slot = { [KEY]?: LearnService };
-
-/**
- * The process's service (kept on globalThis: Next may evaluate this module more than once), with
- * recordings kept under the configured data folder.
- */
-export function learnService(): LearnService {
-  const g = globalThis as Slot;
-  g[KEY] ??= new LearnService({
-    dir: join(dataDir(), 'learn'),
-    log: (line) => console.error(`[podscope] ${line}`),
-  });
-  return g[KEY];
-}
-
-/** Replaces the process's service (tests). */
-export function setLearnService(service: LearnService | undefined): void {
-  const g = globalThis as Slot;
-  if (service) g[KEY] = service;
-  else delete g[KEY];
-}
-
-function dataDir(): string {
-  // The folder the timeline store uses; a configuration that does not load stops the server
-  // anyway, so the default is good enough here.
-  try {
-    return loadConfig().dataDir;
-  } catch {
-    return '.podscope';
   }
 }

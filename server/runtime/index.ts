@@ -4,6 +4,7 @@
  * Next.js may evaluate modules (and instrumentation.register) more than once, and dev mode
  * reloads them; a second engine would mean a second poller and a second writer.
  */
+import { join } from 'node:path';
 import { scaledBackoff } from '@/lib/kubelet';
 import { loadConfig, type Config } from '@/server/config';
 import { CriClient } from '@/server/cri/client';
@@ -12,14 +13,20 @@ import { criRuntime } from '@/server/engine/cri-runtime';
 import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
 import { DriftBridge, KubeView } from '@/server/kube';
+import { LearnService } from '@/server/learn/service';
 import { startSimCluster, type SimCluster } from '@/server/sim';
 import { lockTimeline, openStore, type TimelineStore } from '@/server/store';
+import { TimelinesService } from '@/server/timelines/service';
+import type { Context } from '@/server/trpc/context';
 import { startEmbeddedWorkload } from './embedded';
 
 export interface PodscopeRuntime {
   readonly config: Config;
   readonly engine: Engine;
   readonly store: TimelineStore;
+  readonly timelines: TimelinesService;
+  /** What every tRPC request gets (the same services, built once). */
+  readonly context: Context;
   readonly sim?: SimCluster;
   stop(): Promise<void>;
 }
@@ -140,11 +147,15 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
       : `${config.nodes.length} CRI endpoint(s)`;
     log(`watching ${where}; timeline at ${store.path} (seq ${store.latestSeq()})`);
 
+    const timelines = new TimelinesService(store);
+    const learn = new LearnService({ dir: join(config.dataDir, 'learn'), log });
     let stopping: Promise<void> | undefined;
     const runtime: PodscopeRuntime = {
       config,
       engine,
       store,
+      timelines,
+      context: { engine, timelines, learn },
       ...(sim ? { sim } : {}),
       stop: () =>
         (stopping ??= (async () => {

@@ -6,7 +6,6 @@
 export { TimelinesService, fileStem } from './service';
 export type { ExportedFile, TimelinesOptions, TimelinesStore } from './service';
 export { decodeUpload, decodeTextUpload } from './decode';
-export { bindTimelines, timelinesFor, runtimeTimelines } from './registry';
 export { PODSCOPE_VERSION } from './version';
 export { handleExport, handleImport, contentDisposition } from './http';
 export {

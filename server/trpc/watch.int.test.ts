@@ -13,6 +13,7 @@ import { engineStore } from '@/server/engine/store-adapter';
 import type { RuntimeClient } from '@/server/engine/runtime-client';
 import { openStore } from '@/server/store';
 import { appRouter } from './root';
+import { testContext } from './testing/context';
 import type { WatchMessage } from './routers/cluster';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
@@ -29,7 +30,10 @@ async function setup() {
     dial: () => ({}) as RuntimeClient,
     log: () => undefined,
   });
-  const server = createHTTPServer({ router: appRouter, createContext: () => ({ engine }) });
+  const server = createHTTPServer({
+    router: appRouter,
+    createContext: () => testContext({ engine }),
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   cleanups.push(() => {
@@ -104,8 +108,15 @@ describe('cluster.watch over SSE', () => {
     const s = await setup();
     s.emit(3);
     const url = `http://127.0.0.1:${s.port()}/cluster.watch`;
-    setTimeout(() => s.emit(2), 100);
-    const frames = await readFrames(url, (f) => seqsOf(f).includes(5));
+    // Two more once the snapshot arrived (a timer raced the subscription on a busy machine).
+    let emitted = false;
+    const frames = await readFrames(url, (f) => {
+      if (!emitted && f.length > 0) {
+        emitted = true;
+        s.emit(2);
+      }
+      return seqsOf(f).includes(5);
+    });
     expect(frames[0]?.data.type).toBe('snapshot');
     expect(frames[0]?.id).toBe('3');
     expect(seqsOf(frames)).toEqual([4, 5]);

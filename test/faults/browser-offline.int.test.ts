@@ -14,6 +14,7 @@ import type { UnsequencedEvent } from '@/lib/timeline/events';
 import { reduce } from '@/lib/timeline/reducer';
 import type { ClusterState } from '@/lib/timeline/state';
 import { createCaller } from '@/server/trpc/root';
+import { testContext } from '@/server/trpc/testing/context';
 import type { WatchMessage } from '@/server/trpc/routers/cluster';
 import { openStore, type TimelineStore } from '@/server/store';
 import { pod, startRig, type Rig } from './rig';
@@ -119,7 +120,7 @@ describe('a browser offline for ten minutes', () => {
     const { r } = await setup(1);
     const ac = new AbortController();
     cleanups.push(() => ac.abort());
-    const caller = createCaller({ engine: r.engine }, { signal: ac.signal });
+    const caller = createCaller(testContext({ engine: r.engine }), { signal: ac.signal });
     const seqs: number[] = [];
     let state: ClusterState | undefined;
     let lastId: string | undefined;

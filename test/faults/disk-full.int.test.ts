@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { openStore } from '@/server/store';
 import { createCaller } from '@/server/trpc/root';
+import { testContext } from '@/server/trpc/testing/context';
 import { pod, startRig, type Rig } from './rig';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -56,7 +57,7 @@ describe('a full disk under the store', () => {
     expect(heldLog).toHaveLength(1);
     expect(heldLog[0]).toMatch(/event\(s\) held in memory and retried$/);
     // What the console asks to show its warning banner.
-    const api = createCaller({ engine: r.engine });
+    const api = createCaller(testContext({ engine: r.engine }));
     const warned = await api.cluster.health();
     expect(warned.storeError).toBe(health.storeError);
     expect(warned.heldEvents).toBeGreaterThan(0);

@@ -19,6 +19,7 @@ import { startSimNode, type RpcName, type SimNode } from '@/server/sim';
 import { podSpec, createRequest, runPodRequest } from '@/server/sim/testing';
 import { openStore } from '@/server/store';
 import { createCaller } from '@/server/trpc/root';
+import { testContext } from '@/server/trpc/testing/context';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -174,7 +175,7 @@ describe('nodes.connect dials only configured or allow-listed endpoints', () => 
       await engine.stop();
       store.close();
     });
-    return { engine, dialled, caller: createCaller({ engine }) };
+    return { engine, dialled, caller: createCaller(testContext({ engine })) };
   }
 
   const refusal = async (p: Promise<unknown>): Promise<TRPCError> => {

@@ -12,6 +12,7 @@ import { reduce } from '@/lib/timeline/reducer';
 import type { ClusterState } from '@/lib/timeline/state';
 import type { EngineApi } from '@/server/engine/api';
 import { appRouter } from '@/server/trpc/root';
+import { testContext } from '@/server/trpc/testing/context';
 import type { WatchMessage } from '@/server/trpc/routers/cluster';
 
 export interface Frame {
@@ -22,7 +23,10 @@ export interface Frame {
 
 /** Serves the tRPC router for `engine` on a loopback port. */
 export async function serve(engine: EngineApi): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createHTTPServer({ router: appRouter, createContext: () => ({ engine }) });
+  const server = createHTTPServer({
+    router: appRouter,
+    createContext: () => testContext({ engine }),
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;

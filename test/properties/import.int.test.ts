@@ -23,9 +23,9 @@ import { Engine } from '@/server/engine/engine';
 import type { RuntimeClient } from '@/server/engine/runtime-client';
 import { engineStore } from '@/server/engine/store-adapter';
 import { openStore, type TimelineStore } from '@/server/store';
-import { bindTimelines } from '@/server/timelines/registry';
 import { TimelinesService } from '@/server/timelines/service';
 import { createCaller } from '@/server/trpc/root';
+import { testContext } from '@/server/trpc/testing/context';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
 const text = serializeTimelineFile(sampleFile({ cycles: 2 }));
@@ -124,7 +124,6 @@ describe('timelines.import through tRPC', () => {
       dial: () => ({}) as RuntimeClient,
       log: () => undefined,
     });
-    bindTimelines(engine, new TimelinesService(store));
   });
   afterAll(async () => {
     await engine.stop();
@@ -133,7 +132,7 @@ describe('timelines.import through tRPC', () => {
   });
 
   it('a refused file stores nothing; an accepted one is stored once', async () => {
-    const caller = createCaller({ engine });
+    const caller = createCaller(testContext({ engine, timelines: new TimelinesService(store) }));
     const seen = new Set<boolean>();
     await fc.assert(
       fc.asyncProperty(mutation, fc.boolean(), async (ms, zipped) => {

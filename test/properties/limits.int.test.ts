@@ -20,6 +20,7 @@ import type { RuntimeClient } from '@/server/engine/runtime-client';
 import { engineStore } from '@/server/engine/store-adapter';
 import { openStore, type TimelineStore } from '@/server/store';
 import { createCaller } from '@/server/trpc/root';
+import { testContext } from '@/server/trpc/testing/context';
 import { serve, SseConnection } from '../faults/sse';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
@@ -47,7 +48,7 @@ beforeAll(async () => {
       detail: { i },
     });
   engine.record(batch);
-  caller = createCaller({ engine });
+  caller = createCaller(testContext({ engine }));
   server = await serve(engine);
 });
 afterAll(async () => {
@@ -78,7 +79,7 @@ describe('cluster.watch lastEventId', () => {
         ),
         async (id) => {
           const ac = new AbortController();
-          const c = createCaller({ engine }, { signal: ac.signal });
+          const c = createCaller(testContext({ engine }), { signal: ac.signal });
           const r = await outcome(
             c.cluster
               .watch({ lastEventId: id })

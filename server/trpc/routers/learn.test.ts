@@ -1,10 +1,10 @@
 /** The learn router through createCaller (no HTTP): input validation, list, recording, not found. */
 import { TRPCError } from '@trpc/server';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EngineApi } from '@/server/engine/api';
-import { LearnService, setLearnService, type Recording } from '@/server/learn';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { LearnService, type Recording } from '@/server/learn';
 import type { Scenario } from '@/server/scenarios/schema';
 import { createCaller } from '../root';
+import { testContext } from '../testing/context';
 
 const recorded: string[] = [];
 const fake = (s: Scenario): Promise<Recording> => {
@@ -15,11 +15,8 @@ const fake = (s: Scenario): Promise<Recording> => {
 let caller: ReturnType<typeof createCaller>;
 beforeEach(() => {
   recorded.length = 0;
-  setLearnService(new LearnService({ record: fake }));
-  // The learn router does not use the engine.
-  caller = createCaller({ engine: {} as EngineApi });
+  caller = createCaller(testContext({ learn: new LearnService({ record: fake }) }));
 });
-afterEach(() => setLearnService(undefined));
 
 async function code(p: Promise<unknown>): Promise<string> {
   try {

@@ -4,7 +4,7 @@
  */
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { learnService, WalkthroughNotFoundError } from '@/server/learn';
+import { WalkthroughNotFoundError } from '@/server/learn';
 import { publicProcedure, router } from '../init';
 
 /** Scenario ids are the library's file names: lower-case words joined by dashes. */
@@ -14,14 +14,16 @@ export const walkthroughId = z
   .regex(/^[a-z][a-z0-9-]*$/, 'a walkthrough id is lower-case letters, digits and -');
 
 export const learnRouter = router({
-  list: publicProcedure.query(() => learnService().list()),
-  recording: publicProcedure.input(z.object({ id: walkthroughId })).query(async ({ input }) => {
-    try {
-      return await learnService().recording(input.id);
-    } catch (err) {
-      if (err instanceof WalkthroughNotFoundError)
-        throw new TRPCError({ code: 'NOT_FOUND', message: err.message, cause: err });
-      throw err;
-    }
-  }),
+  list: publicProcedure.query(({ ctx }) => ctx.learn.list()),
+  recording: publicProcedure
+    .input(z.object({ id: walkthroughId }))
+    .query(async ({ ctx, input }) => {
+      try {
+        return await ctx.learn.recording(input.id);
+      } catch (err) {
+        if (err instanceof WalkthroughNotFoundError)
+          throw new TRPCError({ code: 'NOT_FOUND', message: err.message, cause: err });
+        throw err;
+      }
+    }),
 });

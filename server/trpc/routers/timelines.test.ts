@@ -3,12 +3,12 @@ import { gzipSync } from 'node:zlib';
 import { TRPCError } from '@trpc/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serializeTimelineFile } from '@/lib/timeline/file';
-import type { EngineApi } from '@/server/engine/api';
 import { openStore, type TimelineStore } from '@/server/store';
 import { SyntheticWorkload } from '@/server/store/synthetic';
 import { ManualClock, tempDir } from '@/server/store/testkit';
-import { bindTimelines, TimelinesService } from '@/server/timelines';
+import { TimelinesService } from '@/server/timelines';
 import { createCaller } from '../root';
+import { testContext } from '../testing/context';
 
 const START = Date.UTC(2025, 0, 1);
 let tmp: ReturnType<typeof tempDir>;
@@ -28,10 +28,7 @@ beforeEach(() => {
     batchMax: 10,
   });
   for (const b of workload.batches(300)) store.append(b);
-  // The router only uses the engine to find the service bound beside it.
-  const engine = {} as EngineApi;
-  bindTimelines(engine, new TimelinesService(store));
-  caller = createCaller({ engine });
+  caller = createCaller(testContext({ timelines: new TimelinesService(store) }));
 });
 afterEach(() => {
   store.close();

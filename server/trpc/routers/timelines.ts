@@ -8,7 +8,6 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, isTimelineFileError, type FileErrorData } from '@/lib/timeline/file';
 import { PodscopeStoreError, type SavedTimelineSummary } from '@/server/store';
-import { timelinesFor } from '@/server/timelines/registry';
 import { publicProcedure, router } from '../init';
 
 const time = z.number().finite().min(0).max(8.64e15);
@@ -86,10 +85,6 @@ function toTrpcError(err: unknown): unknown {
   return new TRPCError({ code, message, cause: err });
 }
 
-const withTimelines = publicProcedure.use(async ({ ctx, next }) =>
-  next({ ctx: { timelines: await timelinesFor(ctx.engine) } }),
-);
-
 /** Runs a store call, turning its errors into TRPCErrors. */
 function guard<T>(fn: () => T): T {
   try {
@@ -100,24 +95,24 @@ function guard<T>(fn: () => T): T {
 }
 
 export const timelinesRouter = router({
-  save: withTimelines
+  save: publicProcedure
     .input(saveInput)
     .mutation(({ ctx, input }) => guard(() => ctx.timelines.save(input))),
 
-  list: withTimelines.query(({ ctx }) => guard(() => ctx.timelines.list())),
+  list: publicProcedure.query(({ ctx }) => guard(() => ctx.timelines.list())),
 
-  get: withTimelines
+  get: publicProcedure
     .input(z.object({ id: timelineId }))
     .query(({ ctx, input }) => guard(() => ctx.timelines.get(input.id))),
 
-  annotate: withTimelines
+  annotate: publicProcedure
     .input(annotation.extend({ id: timelineId }))
     .mutation(({ ctx, input }) => {
       const { id, ...a } = input;
       return guard(() => ctx.timelines.annotate(id, a));
     }),
 
-  delete: withTimelines.input(z.object({ id: timelineId })).mutation(({ ctx, input }) => {
+  delete: publicProcedure.input(z.object({ id: timelineId })).mutation(({ ctx, input }) => {
     if (!guard(() => ctx.timelines.delete(input.id)))
       throw new TRPCError({
         code: 'NOT_FOUND',
@@ -126,7 +121,7 @@ export const timelinesRouter = router({
     return { ok: true as const };
   }),
 
-  import: withTimelines
+  import: publicProcedure
     .input(z.object({ file: z.string().min(1).max(MAX_IMPORT_CHARS) }))
     .mutation(({ ctx, input }): ImportResult => {
       try {

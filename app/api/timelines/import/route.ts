@@ -1,9 +1,10 @@
-import { handleImport, runtimeTimelines } from '@/server/timelines';
+import { getRuntime } from '@/server/runtime';
+import { handleImport } from '@/server/timelines';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** Uploads a timeline file (JSON or gzip, at most 50 MiB): 201 `{id}`, or 400/413 with located issues. */
 export async function POST(req: Request): Promise<Response> {
-  return handleImport(await runtimeTimelines(), req);
+  return handleImport((await getRuntime()).timelines, req);
 }

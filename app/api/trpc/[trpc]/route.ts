@@ -14,7 +14,7 @@ async function handler(req: Request): Promise<Response> {
     endpoint: '/api/trpc',
     req,
     router: appRouter,
-    createContext: () => ({ engine: podscope.engine }),
+    createContext: () => podscope.context,
     onError({ error, path }) {
       if (error.code === 'INTERNAL_SERVER_ERROR')
         console.error(`[podscope] trpc ${path ?? '?'}: ${error.message}`);

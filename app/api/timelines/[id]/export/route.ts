@@ -1,4 +1,5 @@
-import { handleExport, runtimeTimelines } from '@/server/timelines';
+import { getRuntime } from '@/server/runtime';
+import { handleExport } from '@/server/timelines';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -9,5 +10,5 @@ export async function GET(
   { params }: { params: Promise<{ id: string }> },
 ): Promise<Response> {
   const { id } = await params;
-  return handleExport(await runtimeTimelines(), id, new URL(req.url));
+  return handleExport((await getRuntime()).timelines, id, new URL(req.url));
 }
