@@ -5,9 +5,11 @@
  * computeInitContainerActions, hasAnyRegularContainerCreated, isInitContainerFailed,
  * containerSucceeded (pkg/kubelet/kuberuntime/kuberuntime_container.go), kubernetes/kubernetes
  * 000f2605 / master as stored (the SidecarContainers era: every pod takes the
- * handleRestartableInitContainers path). Names and order follow upstream. Left out, because the
- * driver has no prober, no in-place resize and no ephemeral containers: liveness/startup probe
- * kills (a sidecar counts as started once running), resize actions, ephemeral containers, and
+ * handleRestartableInitContainers path). Names and order follow upstream, including the
+ * prober's part: a running container whose liveness or startup result is Failure is killed
+ * (`Container app failed liveness probe, will be restarted`), and a sidecar with a startup probe
+ * holds back the next init container until the probe succeeded. Left out, because the driver has
+ * no in-place resize and no ephemeral containers: resize actions, ephemeral containers, and
  * container-definition changes (a pod's spec cannot change after apply()).
  */
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
@@ -17,11 +19,25 @@ import { isRestartableInitContainer, shouldContainerBeRestarted } from '@/lib/ku
 import type { RuntimeContainer, RuntimePodStatus } from '@/lib/kubelet/runtime';
 import { podSandboxChanged } from '@/lib/kubelet/sandbox';
 
+export type KillReason = 'LivenessProbe' | 'StartupProbe';
+
 export interface ContainerToKill {
   id: string;
   name: string;
   message: string;
+  /** containerKillReason: set for probe kills (their grace period may come from the probe). */
+  reason?: KillReason;
 }
+
+/** The prober's stored results, by container ID (the kubelet's liveness/startup managers). */
+export interface ProbeLookup {
+  get(
+    type: 'liveness' | 'startup',
+    containerId: string,
+  ): 'success' | 'failure' | 'unknown' | undefined;
+}
+
+const NO_PROBES: ProbeLookup = { get: () => undefined };
 
 /** podActions, upstream field names. Indexes point into spec.initContainers / spec.containers. */
 export interface PodActions {
@@ -72,6 +88,7 @@ export function computeInitContainerActions(
   pod: V1Pod,
   status: RuntimePodStatus,
   changes: PodActions,
+  probes: ProbeLookup = NO_PROBES,
 ): boolean {
   const inits = pod.spec?.initContainers ?? [];
   if (inits.length === 0) return true;
@@ -101,11 +118,37 @@ export function computeInitContainerActions(
         // Created but never started: the runtime likely failed to start it. Start it again.
         toStart.push(i);
         break;
-      case 'running':
+      case 'running': {
         if (!restartable) break; // a regular init container: wait for it to finish
+        if (container.startupProbe) {
+          const startup = probes.get('startup', s.id);
+          if (startup === undefined) break; // not probed yet: wait for it
+          if (startup !== 'success') {
+            if (startup === 'failure') {
+              changes.containersToKill.push({
+                id: s.id,
+                name: container.name,
+                message: `Init container ${container.name} failed startup probe`,
+                reason: 'StartupProbe',
+              });
+              toStart.push(i);
+            }
+            break;
+          }
+        }
         if (i === inits.length - 1) podHasInitialized = true;
         else if (!isPreviouslyInitialized) toStart.push(i + 1); // started: the next one may go
+        if (probes.get('liveness', s.id) === 'failure') {
+          changes.containersToKill.push({
+            id: s.id,
+            name: container.name,
+            message: `Init container ${container.name} failed liveness probe`,
+            reason: 'LivenessProbe',
+          });
+          toStart.push(i);
+        }
         break;
+      }
       case 'exited':
         if (restartable) {
           toStart.push(i);
@@ -143,7 +186,11 @@ export function computeInitContainerActions(
   return podHasInitialized;
 }
 
-export function computePodActions(pod: V1Pod, status: RuntimePodStatus): PodActions {
+export function computePodActions(
+  pod: V1Pod,
+  status: RuntimePodStatus,
+  probes: ProbeLookup = NO_PROBES,
+): PodActions {
   const sandbox = podSandboxChanged(pod, status.sandboxes);
   const changes: PodActions = {
     killPod: sandbox.changed,
@@ -179,7 +226,7 @@ export function computePodActions(pod: V1Pod, status: RuntimePodStatus): PodActi
     return changes;
   }
 
-  const hasInitialized = computeInitContainerActions(pod, status, changes);
+  const hasInitialized = computeInitContainerActions(pod, status, changes, probes);
   if (changes.killPod || !hasInitialized) return changes;
 
   let keepCount = 0;
@@ -198,7 +245,24 @@ export function computePodActions(pod: V1Pod, status: RuntimePodStatus): PodActi
       }
       return;
     }
-    keepCount++;
+    // Running: kill it when its liveness or startup probe failed.
+    let message: string;
+    let reason: KillReason;
+    if (probes.get('liveness', s.id) === 'failure') {
+      message = `Container ${container.name} failed liveness probe`;
+      reason = 'LivenessProbe';
+    } else if (probes.get('startup', s.id) === 'failure') {
+      message = `Container ${container.name} failed startup probe`;
+      reason = 'StartupProbe';
+    } else {
+      keepCount++;
+      return;
+    }
+    if (shouldRestartOnFailure(pod)) {
+      message = `${message}, will be restarted`;
+      changes.containersToStart.push(idx);
+    }
+    changes.containersToKill.push({ id: s.id, name: container.name, message, reason });
   });
 
   if (keepCount === 0 && changes.containersToStart.length === 0) {

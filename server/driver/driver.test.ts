@@ -495,7 +495,13 @@ describe('graceful deletion', () => {
       'RemoveContainer app',
       'RemovePodSandbox web',
     ]);
-    expect(notes).toEqual(['preStopStarted', 'preStopFinished', 'stopContainer', 'stopped']);
+    expect(notes).toEqual([
+      'killing',
+      'preStopStarted',
+      'preStopFinished',
+      'stopContainer',
+      'stopped',
+    ]);
     expect(driver.hints.hintsFor(uid)).toBeUndefined();
     expect(driver.pods()).toEqual([]);
     await driver.stop();

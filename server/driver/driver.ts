@@ -26,11 +26,15 @@ import type { HintProvider, PodHints } from '@/server/engine/hints';
 import { systemClock, type DriverClock, type DriverTimer } from './clock';
 import { ConfigStore, type ConfigData } from './env';
 import { ImageManager } from './images';
-import type { KillEvent } from './kill';
+import type { DriverEvent, DriverNote } from './notes';
 import { fingerprintOf, PodWorker, type WorkerPhase } from './pod-worker';
+import { socketNetwork, type ProbeNetwork } from './probes/network';
 import type { DriverRuntime } from './runtime';
 import { checkMutable, DriverRefusedError } from './safety';
 import { defaultPod, uidGenerator } from './spec';
+import { unsupportedFields, unsupportedWarning } from './unsupported';
+
+export type { DriverEvent, DriverNote } from './notes';
 
 /** Podscope's own: stopped containers of a deleted pod stay this long before removal (see pod-worker.ts). */
 const REMOVAL_DELAY_MS = 2_000;
@@ -60,6 +64,13 @@ export interface DriverOptions {
   logRoot?: string;
   /** Seed for generated pod uids (default: the node name), for deterministic runs. */
   uidSeed?: string;
+  /**
+   * How httpGet / tcpSocket probes and httpGet hooks reach pods. Default: real sockets from this
+   * process (a lab containerd on this machine). The simulator's model: server/sim/network.ts.
+   */
+  network?: ProbeNetwork;
+  /** The node's IP, which host-network pods use as theirs (default 127.0.0.1). */
+  nodeIP?: string;
   log?: (line: string) => void;
 }
 
@@ -72,11 +83,8 @@ export interface DriverPod {
   syncErrors: Record<string, SyncError>;
   deletionTimestamp?: number;
   lastError?: string;
-}
-
-export interface DriverNote {
-  uid: string;
-  event: KillEvent;
+  /** Spec fields the stand-in does not implement (empty when it implements all it was given). */
+  unsupported: string[];
 }
 
 export class DriverError extends Error {
@@ -92,6 +100,7 @@ export class Driver {
   readonly lab: boolean;
   readonly hints: HintProvider;
   private readonly workers = new Map<string, PodWorker>();
+  private readonly unsupported = new Map<string, string[]>();
   private readonly hintListeners = new Set<(uids: string[]) => void>();
   private readonly noteListeners = new Set<(note: DriverNote) => void>();
   private readonly images: ImageManager;
@@ -176,6 +185,7 @@ export class Driver {
         `driver: pod ${namespace}/${name} already exists on ${this.node} (uid ${clash.uid})`,
       );
     }
+    const unsupported = unsupportedFields(defaulted);
     const worker = new PodWorker(defaulted, {
       runtime: this.runtime,
       clock: this.clock,
@@ -192,11 +202,20 @@ export class Driver {
       hintsChanged: (u) => this.emitHints([u]),
       removed: (u) => {
         this.workers.delete(u);
+        this.unsupported.delete(u);
         this.emitHints([u]);
       },
-      killNote: (event) => this.emitNote({ uid, event }),
+      network: this.options.network ?? socketNetwork,
+      nodeIP: this.options.nodeIP ?? '127.0.0.1',
+      note: (event) => this.emitNote(uid, event),
     });
     this.workers.set(uid, worker);
+    this.unsupported.set(uid, unsupported);
+    const warning = unsupportedWarning(unsupported);
+    if (warning) {
+      this.log(`${worker.where}: ${warning}`);
+      this.emitNote(uid, { type: 'unsupported', fields: unsupported, message: warning });
+    }
     this.emitHints([uid]);
     worker.requestSync();
     this.startRelist();
@@ -238,6 +257,7 @@ export class Driver {
       syncErrors: w.syncErrors(),
       ...(w.deletionTimestamp !== undefined ? { deletionTimestamp: w.deletionTimestamp } : {}),
       ...(w.lastError !== undefined ? { lastError: w.lastError } : {}),
+      unsupported: [...(this.unsupported.get(w.uid) ?? [])],
     }));
   }
 
@@ -300,10 +320,13 @@ export class Driver {
         const w = this.workers.get(uid);
         if (!w) return undefined;
         const syncErrors = w.syncErrors();
+        const unsupported = this.unsupported.get(uid) ?? [];
         return {
           ...(Object.keys(syncErrors).length > 0 ? { syncErrors } : {}),
           ...(w.deletionTimestamp !== undefined ? { deletionTimestamp: w.deletionTimestamp } : {}),
           podIsTerminal: w.podIsTerminal,
+          probes: w.prober.probeResults(w.runtimeStatus),
+          ...(unsupported.length > 0 ? { unsupported: [...unsupported] } : {}),
         };
       },
       onChange: (listener) => {
@@ -325,8 +348,17 @@ export class Driver {
     }
   }
 
-  private emitNote(note: DriverNote): void {
-    for (const l of this.noteListeners) l(note);
+  private emitNote(uid: string, event: DriverEvent): void {
+    const note: DriverNote = { uid, at: this.clock.now(), event };
+    for (const l of this.noteListeners) {
+      try {
+        l(note);
+      } catch (err) {
+        this.log(
+          `driver: note listener failed: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+    }
   }
 
   private startRelist(): void {

@@ -61,11 +61,21 @@ export interface KillContext {
 }
 
 export type KillEvent =
+  | {
+      /** The kubelet's Normal `Killing` event: "Stopping container app", or why it kills. */
+      type: 'killing';
+      container: string;
+      containerId: string;
+      message: string;
+      gracePeriodSeconds: number;
+    }
   | { type: 'preStopStarted'; container: string; handler: 'exec' | 'sleep' | 'unsupported' }
   | {
       type: 'preStopFinished';
       container: string;
       outcome: 'completed' | 'failed' | 'timeout' | 'skipped';
+      /** Whole seconds the hook took out of the grace period. */
+      seconds: number;
     }
   | { type: 'stopContainer'; container: string; timeoutSeconds: number }
   | { type: 'stopped'; container: string };
@@ -124,8 +134,9 @@ export async function executePreStopHook(
     runHandler(ctx, where, id, container, handler, graceSeconds),
   );
   if (outcome === 'timeout') ctx.log(`${where}: PreStop hook not completed in grace period`);
-  ctx.note?.({ type: 'preStopFinished', container: container.name, outcome });
-  return Math.trunc((ctx.clock.now() - start) / 1000);
+  const seconds = Math.trunc((ctx.clock.now() - start) / 1000);
+  ctx.note?.({ type: 'preStopFinished', container: container.name, outcome, seconds });
+  return seconds;
 }
 
 /**
@@ -183,10 +194,19 @@ export async function killContainer(
     container: V1Container;
     graceSeconds: number;
     ordering?: TerminationOrdering;
+    /** Why it is killed (the Killing event's message); default "Stopping container NAME". */
+    message?: string;
   },
 ): Promise<void> {
   const { where, id, container, ordering } = input;
   let grace = input.graceSeconds;
+  ctx.note?.({
+    type: 'killing',
+    container: container.name,
+    containerId: id,
+    message: input.message ?? `Stopping container ${container.name}`,
+    gracePeriodSeconds: grace,
+  });
   try {
     if (container.lifecycle?.preStop && grace > 0) {
       grace -= await executePreStopHook(ctx, where, id, container, grace);

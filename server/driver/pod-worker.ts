@@ -43,8 +43,13 @@ import type { DriverClock, DriverTimer } from './clock';
 import type { ConfigStore } from './env';
 import { EnvResolutionError, makeEnvironmentVariables } from './env';
 import type { ImageManager } from './images';
+import { ErrPostStartHook, runLifecycleHandler } from './hooks';
 import type { KillContext } from './kill';
 import { clockDelay, killContainer, TerminationOrdering, terminationGracePeriod } from './kill';
+import type { DriverEvent } from './notes';
+import { PodProber } from './probes/manager';
+import type { ProbeNetwork } from './probes/network';
+import { probeOf } from './probes/spec';
 import {
   buildContainerSpec,
   buildSandboxSpec,
@@ -85,7 +90,12 @@ export interface WorkerContext {
   hintsChanged: (uid: string) => void;
   /** The pod is gone from the runtime after a deletion. */
   removed: (uid: string) => void;
-  killNote?: KillContext['note'];
+  /** Where httpGet / tcpSocket probes and httpGet hooks connect. */
+  network: ProbeNetwork;
+  /** The node's IP: the pod IP of host-network pods (the CRI reports none for them). */
+  nodeIP: string;
+  /** Kubelet-event-like happenings of this pod (kills, hooks, probes). */
+  note?: (event: DriverEvent) => void;
 }
 
 export type WorkerPhase = 'syncing' | 'terminal' | 'terminating' | 'removed';
@@ -125,12 +135,43 @@ export class PodWorker {
   /** The last failure of a sync step that is not a container start (sandbox, kill, runtime down). */
   lastError: string | undefined;
   syncs = 0;
+  /** The runtime status read by the last sync (what the prober looks at, like the status manager). */
+  private lastStatus: RuntimePodStatus | undefined;
+  readonly prober: PodProber;
 
   constructor(
     private pod: V1Pod,
     private readonly ctx: WorkerContext,
   ) {
     this.uid = pod.metadata?.uid ?? '';
+    this.prober = new PodProber({
+      clock: ctx.clock,
+      runtime: ctx.runtime,
+      network: ctx.network,
+      pod: () => this.pod,
+      status: () => this.lastStatus,
+      terminal: () => this.phase === 'terminal' || this.phase === 'removed' || this.stopped,
+      podIP: () => this.podIP(),
+      podName: () => formatPod(this.pod),
+      note: (n) => this.ctx.note?.(n),
+      changed: (type) => {
+        this.ctx.hintsChanged(this.uid);
+        // handleProbeSync: a liveness or startup result change syncs the pod.
+        if (type !== 'readiness') this.requestSync();
+      },
+    });
+  }
+
+  /** The IP probes dial: the sandbox's, or the node's for a host-network pod. */
+  podIP(): string {
+    if (this.pod.spec?.hostNetwork === true) return this.ctx.nodeIP;
+    const ready = this.lastStatus?.sandboxes.find((s) => s.state === 'ready');
+    return ready?.network?.ip ?? '';
+  }
+
+  /** The status the prober and the engine's hints read (last sync's view). */
+  get runtimeStatus(): RuntimePodStatus | undefined {
+    return this.lastStatus;
   }
 
   get spec(): V1Pod {
@@ -190,6 +231,8 @@ export class PodWorker {
         },
       };
       this.phase = 'terminating';
+      // SyncTerminatingPod: liveness and startup probes stop (readiness goes on).
+      this.prober.stopLivenessAndStartup();
       this.ctx.hintsChanged(this.uid);
       this.requestSync();
     }
@@ -208,6 +251,7 @@ export class PodWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     this.cancelTimer();
+    this.prober.stop();
     await this.settled();
     this.deletion?.reject(new Error(`${this.where}: driver stopped before the deletion finished`));
   }
@@ -299,18 +343,23 @@ export class PodWorker {
 
   private async syncOnce(): Promise<void> {
     const status = await this.readPodStatus();
+    this.lastStatus = status;
     if (this.deletion) {
       await this.terminate(status, this.deletion);
       return;
     }
     if (this.phase !== 'syncing') return;
+    // SyncPod: probeManager.AddPod (idempotent).
+    this.prober.start();
 
-    const actions = computePodActions(this.pod, status);
+    const actions = computePodActions(this.pod, status, this.prober);
     if (actions.killPod) {
+      // As upstream, a pod-level kill ignores the per-container reasons (and probe grace periods).
       await this.killPod(status, terminationGracePeriod(this.pod));
       if (isTerminalPlan(actions)) {
         // Nothing will run again: the kubelet's pod worker now treats the pod as terminal.
         this.phase = 'terminal';
+        this.prober.stop();
         this.reasons.clear();
         this.ctx.hintsChanged(this.uid);
         return;
@@ -324,7 +373,8 @@ export class PodWorker {
           where: this.where,
           id: k.id,
           container,
-          graceSeconds: terminationGracePeriod(this.pod),
+          graceSeconds: this.killGracePeriod(container, k.reason),
+          message: k.message,
         });
       }
     }
@@ -372,6 +422,22 @@ export class PodWorker {
     }
     this.updateReasonCache(results);
     this.scheduleNext(status, results);
+    // UpdatePodStatus: a started container whose readiness is not yet Success is probed now.
+    this.prober.triggerReadiness(status);
+  }
+
+  /**
+   * setTerminationGracePeriod: a probe kill uses the probe's terminationGracePeriodSeconds when
+   * set (and no deletion grace period applies), else the pod's.
+   */
+  private killGracePeriod(
+    container: V1Container,
+    reason?: 'LivenessProbe' | 'StartupProbe',
+  ): number {
+    const base = terminationGracePeriod(this.pod);
+    if (this.pod.metadata?.deletionGracePeriodSeconds !== undefined || !reason) return base;
+    const probe = probeOf(container, reason === 'LivenessProbe' ? 'liveness' : 'startup');
+    return probe?.terminationGracePeriodSeconds ?? base;
   }
 
   // ── starting ───────────────────────────────────────────────────────────────
@@ -412,7 +478,75 @@ export class PodWorker {
     } catch (err) {
       return { reason: ErrRunContainer, message: messageOf(err) };
     }
+    const postStart = container.lifecycle?.postStart;
+    if (postStart) return this.runPostStart(container, id, postStart);
     return undefined;
+  }
+
+  /** startContainer step 4: the postStart hook; a failure kills the container (PostStartHookError). */
+  private async runPostStart(
+    container: V1Container,
+    id: string,
+    handler: NonNullable<NonNullable<V1Container['lifecycle']>['postStart']>,
+  ): Promise<SyncError | undefined> {
+    const started = this.ctx.clock.now();
+    const kind = handler.exec
+      ? 'exec'
+      : handler.httpGet
+        ? 'httpGet'
+        : handler.sleep
+          ? 'sleep'
+          : 'other';
+    this.ctx.note?.({
+      type: 'postStartStarted',
+      container: container.name,
+      containerId: id,
+      handler: kind,
+    });
+    const outcome = await runLifecycleHandler(
+      {
+        runtime: this.ctx.runtime,
+        clock: this.ctx.clock,
+        network: this.ctx.network,
+        podIP: this.podIP(),
+      },
+      this.pod,
+      container,
+      id,
+      handler,
+    );
+    const durationMs = this.ctx.clock.now() - started;
+    if (outcome.ok) {
+      this.ctx.note?.({
+        type: 'postStartFinished',
+        container: container.name,
+        containerId: id,
+        durationMs,
+      });
+      return undefined;
+    }
+    this.ctx.log(`${this.where}: FailedPostStartHook: ${outcome.message}`);
+    this.ctx.note?.({
+      type: 'postStartFailed',
+      container: container.name,
+      containerId: id,
+      durationMs,
+      message: outcome.message,
+    });
+    try {
+      await killContainer(this.killContext(), {
+        where: this.where,
+        id,
+        container,
+        graceSeconds: terminationGracePeriod(this.pod),
+        message: 'FailedPostStartHook',
+      });
+    } catch (err) {
+      this.ctx.log(
+        `${this.where}: Failed to kill container ${container.name}: ${rpcErrorText(err)}`,
+      );
+    }
+    return { reason: ErrPostStartHook, message: outcome.message };
   }
 
   private backoffKeyFor(container: V1Container): string {
@@ -497,7 +631,7 @@ export class PodWorker {
       runtime: this.ctx.runtime,
       clock: this.ctx.clock,
       log: this.ctx.log,
-      ...(this.ctx.killNote ? { note: this.ctx.killNote } : {}),
+      ...(this.ctx.note ? { note: this.ctx.note } : {}),
     };
   }
 
@@ -599,6 +733,7 @@ export class PodWorker {
       }
     }
     this.phase = 'removed';
+    this.prober.stop();
     this.reasons.clear();
     this.cancelTimer();
     this.ctx.removed(this.uid);

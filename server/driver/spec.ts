@@ -10,6 +10,7 @@
  * Written into the pod itself, so the spec annotation and the engine agree on the mode.
  */
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import { defaultContainerProbes, probeErrors } from './probes/spec';
 
 export const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30;
 export const DEFAULT_TERMINATION_MESSAGE_PATH = '/dev/termination-log';
@@ -34,7 +35,7 @@ export function defaultImagePullPolicy(image: string): 'Always' | 'IfNotPresent'
 function defaultContainer(c: V1Container): V1Container {
   const image = c.image ?? '';
   return {
-    ...c,
+    ...defaultContainerProbes(c),
     imagePullPolicy: c.imagePullPolicy ?? defaultImagePullPolicy(image),
     terminationMessagePath: c.terminationMessagePath ?? DEFAULT_TERMINATION_MESSAGE_PATH,
     terminationMessagePolicy: c.terminationMessagePolicy ?? 'File',
@@ -43,7 +44,12 @@ function defaultContainer(c: V1Container): V1Container {
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
-function validateContainers(where: string, list: readonly V1Container[], seen: Set<string>): void {
+function validateContainers(
+  where: string,
+  list: readonly V1Container[],
+  seen: Set<string>,
+  init: boolean,
+): void {
   for (const c of list) {
     if (typeof c.name !== 'string' || !DNS_LABEL.test(c.name) || c.name.length > 63) {
       throw new PodSpecError(`${where}: container name "${String(c.name)}" is not a DNS label`);
@@ -52,6 +58,12 @@ function validateContainers(where: string, list: readonly V1Container[], seen: S
     seen.add(c.name);
     if (typeof c.image !== 'string' || c.image.trim() === '') {
       throw new PodSpecError(`${where}: container "${c.name}" has no image`);
+    }
+    const errors = probeErrors(c, {
+      regularInitContainer: init && c.restartPolicy !== 'Always',
+    });
+    if (errors.length > 0) {
+      throw new PodSpecError(`${where}: container "${c.name}": ${errors.join('; ')}`);
     }
   }
 }
@@ -76,8 +88,8 @@ export function defaultPod(input: V1Pod, opts: DefaultPodOptions): V1Pod {
     throw new PodSpecError(`${where}: spec.containers is empty`);
   }
   const seen = new Set<string>();
-  validateContainers(where, spec.initContainers ?? [], seen);
-  validateContainers(where, spec.containers, seen);
+  validateContainers(where, spec.initContainers ?? [], seen, true);
+  validateContainers(where, spec.containers, seen, false);
   const policy = spec.restartPolicy ?? 'Always';
   if (policy !== 'Always' && policy !== 'OnFailure' && policy !== 'Never') {
     throw new PodSpecError(`${where}: unsupported restartPolicy "${policy}"`);

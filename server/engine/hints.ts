@@ -4,6 +4,7 @@
  * first, and says in each pod which source its spec came from.
  */
 import type { V1Pod } from '@kubernetes/client-node';
+import type { ProbeResults } from '@/lib/kubelet/prober';
 import type { SyncError } from '@/lib/kubelet/runtime';
 
 export interface PodHints {
@@ -13,6 +14,10 @@ export interface PodHints {
   deletionTimestamp?: number;
   /** The kubelet decided the pod is terminal (deleted, evicted, past activeDeadlineSeconds). */
   podIsTerminal?: boolean;
+  /** The prober's startup / readiness results (only a kubelet — or the API server — knows them). */
+  probes?: ProbeResults;
+  /** Spec fields the kubelet stand-in does not implement (server/driver/unsupported.ts). */
+  unsupported?: string[];
 }
 
 export interface HintProvider {

@@ -5,6 +5,7 @@
  * watcher is not started, and virtual time moves only when the pump (pump.ts) says so.
  */
 import { scaledBackoff } from '@/lib/kubelet/backoff';
+import { simProbeNetwork } from '@/server/sim/network';
 import { CriClient } from '@/server/cri/client';
 import { fromSimClock, type DriverClock } from '@/server/driver/clock';
 import { Driver } from '@/server/driver/driver';
@@ -102,6 +103,7 @@ export async function startRig(options: RigOptions): Promise<Rig> {
       node: options.node,
       clock: driverClock,
       backoffScale: options.backoffScale,
+      network: simProbeNetwork(sim.runtime),
       uidSeed: options.seed,
       log: options.log,
     });

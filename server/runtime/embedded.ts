@@ -6,6 +6,7 @@ import type { CriClient } from '@/server/cri/client';
 import { Driver } from '@/server/driver/driver';
 import { fromSimClock } from '@/server/driver/clock';
 import { startDemoWorkload } from '@/server/driver/demo';
+import type { ProbeNetwork } from '@/server/driver/probes/network';
 import type { HintProvider } from '@/server/engine/hints';
 import type { SimClock } from '@/server/sim';
 
@@ -16,7 +17,7 @@ export interface EmbeddedWorkload {
 }
 
 export async function startEmbeddedWorkload(options: {
-  nodes: { name: string; client: CriClient }[];
+  nodes: { name: string; client: CriClient; network?: ProbeNetwork }[];
   clock: SimClock;
   backoffScale: number;
   seed: number;
@@ -31,6 +32,7 @@ export async function startEmbeddedWorkload(options: {
         node: n.name,
         clock,
         backoffScale: options.backoffScale,
+        ...(n.network ? { network: n.network } : {}),
         log: options.log,
       }),
   );

@@ -15,6 +15,7 @@ import { engineStore } from '@/server/engine/store-adapter';
 import { DriftBridge, KubeView } from '@/server/kube';
 import { LearnService } from '@/server/learn/service';
 import { startSimCluster, type SimCluster } from '@/server/sim';
+import { simProbeNetwork } from '@/server/sim/network';
 import { lockTimeline, openStore, type TimelineStore } from '@/server/store';
 import { TimelinesService } from '@/server/timelines/service';
 import type { Context } from '@/server/trpc/context';
@@ -104,7 +105,11 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
       for (const node of sim.nodes) engine.addNode(node.name, node.endpoint, true);
       if (config.sim.demo) {
         const workload = await startEmbeddedWorkload({
-          nodes: sim.nodes.map((n) => ({ name: n.name, client: new CriClient(n.endpoint) })),
+          nodes: sim.nodes.map((n) => ({
+            name: n.name,
+            client: new CriClient(n.endpoint),
+            network: simProbeNetwork(n.runtime),
+          })),
           clock: sim.clock,
           backoffScale: DEMO_BACKOFF_SCALE,
           seed: config.sim.seed,

@@ -13,6 +13,7 @@ import type { ClusterState } from '@/lib/timeline/state';
 import { CriClient } from '@/server/cri/client';
 import { fromSimClock, systemClock, type DriverClock } from '@/server/driver/clock';
 import { Driver } from '@/server/driver/driver';
+import { simProbeNetwork } from '@/server/sim/network';
 import { criRuntime } from '@/server/engine/cri-runtime';
 import { Engine } from '@/server/engine/engine';
 import { spedUpTimings } from '@/server/engine/timings';
@@ -103,6 +104,7 @@ export async function startSession(options: SessionOptions = {}): Promise<Scenar
       clock,
       backoffScale: scale,
       lab: options.cri !== undefined,
+      ...(sim ? { network: simProbeNetwork(sim.runtime) } : {}),
       ...(options.logRoot ? { logRoot: options.logRoot } : {}),
       log,
     });

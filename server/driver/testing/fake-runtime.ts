@@ -58,7 +58,11 @@ export class FakeRuntime implements DriverRuntime {
   behaviourFor: (spec: ContainerSpec) => Behaviour = () => ({});
   /** The next call of this RPC fails with this error. */
   readonly failNext = new Map<string, FakeCriError>();
-  execResults: (cmd: string[]) => { exitCode: number; sleepMs?: number } = (cmd) =>
+  /** What an ExecSync of `cmd` in the container named `container` returns (and how long it takes). */
+  execResults: (
+    cmd: string[],
+    container: string,
+  ) => { exitCode: number; sleepMs?: number; stdout?: string; stderr?: string } = (cmd) =>
     cmd[0] === 'sleep' ? { exitCode: 0, sleepMs: Number(cmd[1] ?? 0) * 1000 } : { exitCode: 0 };
   execUnimplemented = false;
   private readonly sandboxes = new Map<string, FakeSandbox>();
@@ -267,7 +271,7 @@ export class FakeRuntime implements DriverRuntime {
     return Promise.resolve();
   }
 
-  execSync(id: string, cmd: string[]): Promise<ExecResult> {
+  execSync(id: string, cmd: string[], timeoutSeconds = 0): Promise<ExecResult> {
     this.check('ExecSync');
     if (this.execUnimplemented) {
       return Promise.reject(
@@ -276,14 +280,37 @@ export class FakeRuntime implements DriverRuntime {
     }
     const c = this.containers.get(id);
     this.calls.push(`ExecSync ${c?.record.name ?? id} ${cmd.join(' ')}`);
-    const r = this.execResults(cmd);
+    if (c && c.record.state !== 'running') {
+      return Promise.reject(
+        new FakeCriError(
+          'ExecSync',
+          'UNKNOWN',
+          `failed to exec in container: container is in CONTAINER_${c.record.state.toUpperCase()} state`,
+        ),
+      );
+    }
+    const r = this.execResults(cmd, c?.record.name ?? '');
     const done: ExecResult = {
-      stdout: Buffer.alloc(0),
-      stderr: Buffer.alloc(0),
+      stdout: Buffer.from(r.stdout ?? ''),
+      stderr: Buffer.from(r.stderr ?? ''),
       exitCode: r.exitCode,
     };
-    if (!r.sleepMs) return Promise.resolve(done);
-    return new Promise((resolve) => this.clock.setTimer(r.sleepMs ?? 0, () => resolve(done)));
+    const sleepMs = r.sleepMs ?? 0;
+    if (timeoutSeconds > 0 && sleepMs > timeoutSeconds * 1000) {
+      return new Promise((_, reject) =>
+        this.clock.setTimer(timeoutSeconds * 1000, () =>
+          reject(
+            new FakeCriError(
+              'ExecSync',
+              'DEADLINE_EXCEEDED',
+              `failed to exec in container: timeout ${timeoutSeconds}s exceeded: context deadline exceeded`,
+            ),
+          ),
+        ),
+      );
+    }
+    if (!sleepMs) return Promise.resolve(done);
+    return new Promise((resolve) => this.clock.setTimer(sleepMs, () => resolve(done)));
   }
 
   // ── images ─────────────────────────────────────────────────────────────────

@@ -1,0 +1,27 @@
+/**
+ * What the driver tells its listeners besides hints: the things a kubelet would record as Events
+ * (Killing, preStop, Unhealthy, FailedPostStartHook, …) and the prober's result changes. The
+ * engine puts them on the timeline with their causes (server/engine), tests and the scenario
+ * runner read them directly.
+ */
+import type { HookNote } from './hooks';
+import type { KillEvent } from './kill';
+import type { ProbeNote } from './probes/manager';
+
+export type DriverEvent =
+  | KillEvent
+  | ProbeNote
+  | HookNote
+  | {
+      /** Spec fields the stand-in does not implement (see unsupported.ts). */
+      type: 'unsupported';
+      fields: string[];
+      message: string;
+    };
+
+export interface DriverNote {
+  uid: string;
+  /** Clock ms when it happened. */
+  at: number;
+  event: DriverEvent;
+}
