@@ -1,3 +1,4 @@
+import { EXPOSITION_CONTENT_TYPE } from '@/server/metrics/registry';
 import { getRuntime } from '@/server/runtime';
 
 export const runtime = 'nodejs';
@@ -6,9 +7,9 @@ export const dynamic = 'force-dynamic';
 /** Prometheus text exposition format. */
 export async function GET(): Promise<Response> {
   const podscope = await getRuntime();
-  return new Response(podscope.engine.metrics(), {
+  return new Response(await podscope.engine.metrics(), {
     headers: {
-      'content-type': 'text/plain; version=0.0.4; charset=utf-8',
+      'content-type': EXPOSITION_CONTENT_TYPE,
       'cache-control': 'no-store',
     },
   });

@@ -111,7 +111,7 @@ describe('cluster bus on nats-server', () => {
     expect(b.refusals.total('unknown-version')).toBe(1);
     expect(b.refusals.total('foreign-cluster')).toBe(1);
     expect(b.refusals.total('subject-mismatch')).toBe(2);
-    expect(b.refusals.counter.render().join('\n')).toMatch(
+    expect(await b.refusals.registry.metrics()).toMatch(
       /podscope_cluster_refused_total\{reason="not-json",source="stream"\} 1/,
     );
     expect(

@@ -4,16 +4,22 @@
  * the reason. The log is rate-limited per reason (one line per 10 s, with how many were not
  * logged) so a flood of junk cannot flood the log too; the counter counts every one.
  */
-import { Counter } from '@/server/metrics/registry';
+import { Counter, Registry } from '@/server/metrics/registry';
 import type { Refusal } from './envelope';
 
 const LOG_EVERY_MS = 10_000;
 
 export class Refusals {
-  readonly counter = new Counter(
-    'podscope_cluster_refused_total',
-    'Messages from the bus refused and never applied, by reason and where they were read.',
-  );
+  /** The reader's series (served at /metrics beside the engine's). */
+  readonly registry = new Registry();
+  private readonly counter = new Counter({
+    name: 'podscope_cluster_refused_total',
+    help: 'Messages from the bus refused and never applied, by reason and where they were read.',
+    labelNames: ['reason', 'source'] as const,
+    registers: [this.registry],
+  });
+  /** The same counts, readable at once (prom-client reads asynchronously). */
+  private readonly counts = new Map<string, number>();
   private readonly lastLog = new Map<string, { at: number; suppressed: number }>();
 
   constructor(
@@ -24,6 +30,7 @@ export class Refusals {
   refuse(source: 'stream' | 'kv', reason: Refusal, where: string, detail: string): void {
     this.counter.inc({ reason, source });
     const key = `${source}/${reason}`;
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
     const t = this.now();
     const last = this.lastLog.get(key);
     if (last && t - last.at < LOG_EVERY_MS) {
@@ -37,12 +44,9 @@ export class Refusals {
 
   total(reason?: Refusal): number {
     if (reason)
-      return (
-        this.counter.get({ reason, source: 'stream' }) + this.counter.get({ reason, source: 'kv' })
-      );
+      return (this.counts.get(`stream/${reason}`) ?? 0) + (this.counts.get(`kv/${reason}`) ?? 0);
     let n = 0;
-    for (const line of this.counter.render())
-      if (!line.startsWith('#')) n += Number(line.slice(line.lastIndexOf(' ') + 1));
+    for (const count of this.counts.values()) n += count;
     return n;
   }
 }

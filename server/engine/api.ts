@@ -55,7 +55,8 @@ export interface EngineApi {
   connect(node: { name: string; endpoint: string }): Promise<NodeSummary>;
   disconnect(name: string): Promise<void>;
   health(): Health;
-  metrics(): string;
+  /** The Prometheus text exposition: the engine's series and the process's default metrics. */
+  metrics(): Promise<string>;
   /** True when the endpoint may be dialled (configured or allow-listed). */
   endpointAllowed(endpoint: string): boolean;
 }

@@ -195,6 +195,8 @@ describe('engine over a simulated node', () => {
     await r.watcher.relist();
     await first;
     expect(r.watcher.skipped).toBe(1);
-    expect(r.engine.metrics()).toMatch(/podscope_relist_skipped_ticks_total\{node="node-a"\} 1/);
+    expect(await r.engine.metrics()).toMatch(
+      /podscope_relist_skipped_ticks_total\{node="node-a"\} 1/,
+    );
   });
 });

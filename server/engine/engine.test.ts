@@ -90,4 +90,36 @@ describe('Engine', () => {
     r.engine.tick();
     expect(r.engine.snapshot()).toEqual(reduceAll(emptyState(), r.store.events));
   });
+
+  it('serves its podscope_* series and the process default metrics in one exposition', async () => {
+    const r = rig();
+    await r.watcher.once();
+    const text = await r.engine.metrics();
+    for (const name of [
+      'podscope_relist_duration_seconds',
+      'podscope_relist_errors_total',
+      'podscope_relist_skipped_ticks_total',
+      'podscope_inspect_errors_total',
+      'podscope_events_emitted_total',
+      'podscope_events_dropped_total',
+      'podscope_event_stream_fallbacks_total',
+      'podscope_node_clock_offset_seconds',
+      'podscope_subscribers',
+      'podscope_pods',
+      'podscope_node_ready',
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_gc_duration_seconds',
+    ])
+      expect(text).toContain(`# TYPE ${name} `);
+    expect(text).toMatch(/^podscope_pods\{node="n1",phase="Running"\} 1$/m);
+    expect(text).toMatch(/^podscope_events_emitted_total\{kind="pod"\} [1-9]/m);
+    expect(text).toMatch(/^podscope_relist_duration_seconds_count\{node="n1"\} 1$/m);
+    // A second engine in the same process has series of its own.
+    expect(await rig().engine.metrics()).not.toMatch(
+      /podscope_pods\{node="n1",phase="Running"\} 1/,
+    );
+  });
 });

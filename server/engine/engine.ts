@@ -20,6 +20,7 @@ import { own, type ClusterState, type NodeView } from '@/lib/timeline/state';
 import type { EngineApi, Health, NodeSummary, RangeQuery } from './api';
 import { EventBus, type Subscription } from './bus';
 import type { HintProvider } from './hints';
+import { exposition, processRegistry } from '@/server/metrics/registry';
 import { createEngineMetrics, type EngineMetrics } from './metrics';
 import { createNodeEngine, type NodeEngine } from './node-engine';
 import type { Clock, NodeWatcher } from './node-watcher';
@@ -86,7 +87,6 @@ export class Engine implements EngineApi {
       });
       if (off) this.unsubscribers.push(off);
     }
-    this.instruments.registry.onCollect(() => this.collectGauges());
   }
 
   start(): void {
@@ -197,8 +197,9 @@ export class Engine implements EngineApi {
     };
   }
 
-  metrics(): string {
-    return this.instruments.registry.render();
+  metrics(): Promise<string> {
+    this.collectGauges();
+    return exposition([processRegistry(), this.instruments.registry]);
   }
 
   // ── nodes ──────────────────────────────────────────────────────────────────
@@ -248,8 +249,10 @@ export class Engine implements EngineApi {
   }
 
   private collectGauges(): void {
-    this.instruments.subscribers.set({}, this.bus.size);
-    this.instruments.eventsDropped.setTotal({}, this.bus.dropped);
+    this.instruments.subscribers.set(this.bus.size);
+    // The bus keeps the total; the counter shows it.
+    this.instruments.eventsDropped.reset();
+    this.instruments.eventsDropped.inc(this.bus.dropped);
     this.instruments.pods.reset();
     this.instruments.nodes.reset();
     for (const node of Object.values(this.recorder.committed.nodes)) {

@@ -1,75 +1,80 @@
+/**
+ * The engine's Prometheus series (served at /metrics beside the process's default metrics).
+ * Counters and the histogram move as things happen; the gauges are set from the committed state
+ * just before each scrape (engine.ts collectGauges).
+ */
 import { Counter, Gauge, Histogram, Registry } from '@/server/metrics/registry';
 
-/** The engine's Prometheus series (served at /metrics). */
 export function createEngineMetrics() {
   const registry = new Registry();
-  // The server process's own memory, read at each scrape (the soak test watches it for leaks).
-  const heap = registry.register(
-    new Gauge('process_heap_bytes', 'V8 heap in use by the server process (heapUsed), bytes.'),
-  );
-  const resident = registry.register(
-    new Gauge('process_resident_memory_bytes', 'Resident set size of the server process, bytes.'),
-  );
-  registry.onCollect(() => {
-    const m = process.memoryUsage();
-    heap.set({}, m.heapUsed);
-    resident.set({}, m.rss);
-  });
+  const registers = [registry];
   return {
     registry,
-    relistDuration: registry.register(
-      new Histogram(
-        'podscope_relist_duration_seconds',
-        'Duration of one relist of one node (list, inspect, derive, record).',
-        [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      ),
-    ),
-    relistErrors: registry.register(
-      new Counter('podscope_relist_errors_total', 'Relists that failed, by node.'),
-    ),
-    skippedTicks: registry.register(
-      new Counter(
-        'podscope_relist_skipped_ticks_total',
-        'Relist ticks skipped because the previous relist of the node was still running.',
-      ),
-    ),
-    inspectErrors: registry.register(
-      new Counter(
-        'podscope_inspect_errors_total',
-        'ContainerStatus/PodSandboxStatus calls that failed (the old record is kept and retried).',
-      ),
-    ),
-    eventsEmitted: registry.register(
-      new Counter('podscope_events_emitted_total', 'Timeline events recorded, by kind.'),
-    ),
-    eventsDropped: registry.register(
-      new Counter(
-        'podscope_events_dropped_total',
-        'Events not delivered live to a subscriber that fell behind (it resumes from the store).',
-      ),
-    ),
-    eventStreamFallbacks: registry.register(
-      new Counter(
-        'podscope_event_stream_fallbacks_total',
-        'Times a node fell back from GetContainerEvents to polling, by reason.',
-      ),
-    ),
-    clockOffset: registry.register(
-      new Gauge(
-        'podscope_node_clock_offset_seconds',
-        "How far the node's clock is ahead of the server's (0 within the relist tolerance).",
-      ),
-    ),
-    subscribers: registry.register(
-      new Gauge('podscope_subscribers', 'Live timeline subscribers (browsers, CLI watchers).'),
-    ),
-    pods: registry.register(new Gauge('podscope_pods', 'Pods by phase per node, as derived.')),
-    nodes: registry.register(
-      new Gauge(
-        'podscope_node_ready',
-        'Node Ready condition per node (1 True, 0 False, -1 Unknown).',
-      ),
-    ),
+    relistDuration: new Histogram({
+      name: 'podscope_relist_duration_seconds',
+      help: 'Duration of one relist of one node (list, inspect, derive, record).',
+      labelNames: ['node'] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    relistErrors: new Counter({
+      name: 'podscope_relist_errors_total',
+      help: 'Relists that failed, by node.',
+      labelNames: ['node'] as const,
+      registers,
+    }),
+    skippedTicks: new Counter({
+      name: 'podscope_relist_skipped_ticks_total',
+      help: 'Relist ticks skipped because the previous relist of the node was still running.',
+      labelNames: ['node'] as const,
+      registers,
+    }),
+    inspectErrors: new Counter({
+      name: 'podscope_inspect_errors_total',
+      help: 'ContainerStatus/PodSandboxStatus calls that failed (the old record is kept and retried).',
+      labelNames: ['node'] as const,
+      registers,
+    }),
+    eventsEmitted: new Counter({
+      name: 'podscope_events_emitted_total',
+      help: 'Timeline events recorded, by kind.',
+      labelNames: ['kind'] as const,
+      registers,
+    }),
+    eventsDropped: new Counter({
+      name: 'podscope_events_dropped_total',
+      help: 'Events not delivered live to a subscriber that fell behind (it resumes from the store).',
+      registers,
+    }),
+    eventStreamFallbacks: new Counter({
+      name: 'podscope_event_stream_fallbacks_total',
+      help: 'Times a node fell back from GetContainerEvents to polling, by reason.',
+      labelNames: ['node', 'reason'] as const,
+      registers,
+    }),
+    clockOffset: new Gauge({
+      name: 'podscope_node_clock_offset_seconds',
+      help: "How far the node's clock is ahead of the server's (0 within the relist tolerance).",
+      labelNames: ['node'] as const,
+      registers,
+    }),
+    subscribers: new Gauge({
+      name: 'podscope_subscribers',
+      help: 'Live timeline subscribers (browsers, CLI watchers).',
+      registers,
+    }),
+    pods: new Gauge({
+      name: 'podscope_pods',
+      help: 'Pods by phase per node, as derived.',
+      labelNames: ['node', 'phase'] as const,
+      registers,
+    }),
+    nodes: new Gauge({
+      name: 'podscope_node_ready',
+      help: 'Node Ready condition per node (1 True, 0 False, -1 Unknown).',
+      labelNames: ['node'] as const,
+      registers,
+    }),
   };
 }
 export type EngineMetrics = ReturnType<typeof createEngineMetrics>;

@@ -154,7 +154,7 @@ describe('a browser offline for ten minutes', () => {
       }
       r.engine.record(batch);
     }
-    expect(r.engine.metrics()).toMatch(/podscope_events_dropped_total [1-9]/);
+    expect(await r.engine.metrics()).toMatch(/podscope_events_dropped_total [1-9]/);
     // Pulling again: what the backfill already covered, then the end — "fell behind, resume".
     let failure: unknown;
     try {

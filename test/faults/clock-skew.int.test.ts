@@ -96,7 +96,7 @@ describe('a runtime whose clock is wrong', () => {
     expect(r.logs.filter((l) => l.includes('clock'))).toEqual([
       "node-a: the runtime's clock is 1 h 0 min 0 s ahead of the server's; derived times are corrected by -3600 s",
     ]);
-    expect(r.engine.metrics()).toMatch(
+    expect(await r.engine.metrics()).toMatch(
       /podscope_node_clock_offset_seconds\{node="node-a"\} 3600\n/,
     );
   }, 60_000);

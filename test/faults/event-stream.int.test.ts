@@ -77,7 +77,7 @@ describe('GetContainerEvents', () => {
     expect(r.logs).toContain(
       'node-a: polling (stalled: GetContainerEvents missed changes a full relist found)',
     );
-    expect(r.engine.metrics()).toMatch(
+    expect(await r.engine.metrics()).toMatch(
       /podscope_event_stream_fallbacks_total\{node="node-a",reason="stalled"\} 1/,
     );
     // From now on every change is picked up by polling.
@@ -102,7 +102,7 @@ describe('GetContainerEvents', () => {
         ),
       ),
     ).toBe(true);
-    expect(r.engine.metrics()).toMatch(
+    expect(await r.engine.metrics()).toMatch(
       /podscope_event_stream_fallbacks_total\{node="node-a",reason="event stream broke"\} 1/,
     );
     for (const name of ['polled-1', 'polled-2']) {

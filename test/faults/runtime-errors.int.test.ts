@@ -91,14 +91,14 @@ describe('a slow runtime (p99 5 s)', () => {
       // Every tick either ran a relist or was skipped: ~40 ticks in 4 s.
       expect(relists + skipped).toBeGreaterThanOrEqual(30);
       expect(relists).toBeLessThan(relists + skipped);
-      expect(r.engine.metrics()).toMatch(
+      expect(await r.engine.metrics()).toMatch(
         new RegExp(
           `podscope_relist_skipped_ticks_total\\{node="node-a"\\} ${r.watcher.skipped}\\b`,
         ),
       );
       // The process's own memory is on /metrics too (the soak test watches it).
-      expect(r.engine.metrics()).toMatch(/^process_heap_bytes [1-9]\d+$/m);
-      expect(r.engine.metrics()).toMatch(/^process_resident_memory_bytes [1-9]\d+$/m);
+      expect(await r.engine.metrics()).toMatch(/^process_heap_bytes [1-9]\d+$/m);
+      expect(await r.engine.metrics()).toMatch(/^process_resident_memory_bytes [1-9]\d+$/m);
       // Slow is not down: no failure recorded, the node stays connected, the late pod was seen.
       expect(relistFailures(r)).toEqual([]);
       expect(health(r)?.connected).toBe(true);
@@ -203,7 +203,9 @@ describe('garbage on the wire', () => {
         /inspecting \S+ failed, keeping the old record: CRI ContainerStatus .*INTERNAL/.test(l),
       ),
     ).toBe(true);
-    expect(r.engine.metrics()).toMatch(/podscope_inspect_errors_total\{node="node-a"\} [1-9]/);
+    expect(await r.engine.metrics()).toMatch(
+      /podscope_inspect_errors_total\{node="node-a"\} [1-9]/,
+    );
     r.sim.faults.clear();
     // The driver (the node's kubelet) read the same garbage and retries after its back-off.
     await r.run(15_000);

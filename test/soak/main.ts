@@ -243,7 +243,7 @@ export async function main(argv: string[]): Promise<number> {
         const m = sumByName(metricsText);
         const sample: Sample = {
           t: Date.now() - t0,
-          heapBytes: m.get('process_heap_bytes') ?? 0,
+          heapBytes: m.get('nodejs_heap_size_used_bytes') ?? 0,
           rssBytes: m.get('process_resident_memory_bytes') ?? 0,
           seq: health.seq,
           subscriberSeq: subscriber.report.lastSeq,
