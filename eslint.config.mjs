@@ -20,6 +20,38 @@ const nodeOnly = [
   'worker_threads',
 ];
 
+/** server/ by alias or by relative path (but not a package's own `server` entry, react-dom/server). */
+const SERVER_PATH = '^(@/server|(\\.\\.?/)+server)(/|$)';
+const isServerPath = (source) => new RegExp(SERVER_PATH).test(source);
+
+/** A module marked 'use client' imports nothing from server/ (not even types). */
+const noServerInClient = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: { server: "'{{source}}' is server code; a 'use client' module cannot import it." },
+  },
+  create(context) {
+    let client = false;
+    const check = (node) => {
+      const source = node.source?.value;
+      if (client && typeof source === 'string' && isServerPath(source))
+        context.report({ node, messageId: 'server', data: { source } });
+    };
+    return {
+      Program(program) {
+        client = program.body.some(
+          (s) => s.type === 'ExpressionStatement' && s.directive === 'use client',
+        );
+      },
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -117,23 +149,49 @@ export default tseslint.config(
     },
   },
   {
-    // Client code never imports the server (Node-only) tree.
-    files: ['components/**/*.{ts,tsx}', 'trpc/react.tsx'],
+    // Client code never imports the server (Node-only) tree, not even its types: what the
+    // browser receives is typed from the router (RouterOutputs, trpc/client.ts).
+    files: ['components/**/*.{ts,tsx}', 'trpc/**/*.{ts,tsx}'],
+    ignores: ['trpc/client.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: ['@/server/*', '**/server/*'],
-              allowTypeImports: true,
-              message: 'server/ is Node-only; import types only.',
+              regex: SERVER_PATH,
+              message: 'server/ is Node-only; type what the client receives with RouterOutputs.',
             },
             { group: nodeOnly, message: 'Client code cannot use Node built-ins.' },
           ],
         },
       ],
     },
+  },
+  {
+    // The one door: the tRPC client names the router's type (and nothing else from server/).
+    files: ['trpc/client.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: SERVER_PATH,
+              allowTypeImports: true,
+              message: 'server/ is Node-only; import the router type only.',
+            },
+            { group: nodeOnly, message: 'Client code cannot use Node built-ins.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Routes are server code except the files marked 'use client', which are client code.
+    files: ['app/**/*.{ts,tsx}'],
+    plugins: { podscope: { rules: { 'no-server-in-client': noServerInClient } } },
+    rules: { 'podscope/no-server-in-client': 'error' },
   },
   {
     files: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**/*.ts', 'bench/**/*.ts'],

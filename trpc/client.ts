@@ -7,6 +7,8 @@ import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { transformer } from '@/lib/timeline/codec';
 import type { AppRouter } from '@/server/trpc/root';
 
+export type { AppRouter };
+
 export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
 

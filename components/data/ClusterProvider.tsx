@@ -51,8 +51,11 @@ export interface ClusterView {
   /** A first snapshot has arrived. */
   ready: boolean;
   buffer: TimelineBuffer | undefined;
-  /** Changes whenever the buffer does. */
-  version: number;
+  /**
+   * The buffer as of its latest change: a new object whenever the buffer changes (it is one
+   * mutable object for the session), so a memo over buffered data is keyed on this.
+   */
+  buffered: Buffered | undefined;
   /** The state at the cursor. */
   state: ClusterState;
   cursor: Cursor;
@@ -68,6 +71,11 @@ export interface ClusterView {
   /** The events the log shows and the step buttons walk, ascending seq. */
   visibleEvents: readonly TimelineEvent[];
   actions: ClusterActions;
+}
+
+export interface Buffered {
+  readonly buffer: TimelineBuffer;
+  readonly version: number;
 }
 
 export interface ClusterActions {
@@ -190,32 +198,34 @@ export function ClusterProvider({
   );
   const wall = useClock(playing, now, onTick);
 
+  const buffered = useMemo<Buffered | undefined>(
+    () => (buffer ? { buffer, version } : undefined),
+    [buffer, version],
+  );
+
   const edge = useMemo<Edge>(() => {
-    if (!buffer) return { from: wall, to: wall };
-    const to = source.live ? Math.max(buffer.to, wall) : buffer.to;
-    return { from: Math.min(buffer.from, to), to };
-    // version: the buffer is mutable; its bounds change with it.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [buffer, version, wall, source.live]);
+    if (!buffered) return { from: wall, to: wall };
+    const { buffer: b } = buffered;
+    const to = source.live ? Math.max(b.to, wall) : b.to;
+    return { from: Math.min(b.from, to), to };
+  }, [buffered, wall, source.live]);
 
   const t = cursorTime(cursor, speed, wall, edge);
 
   const state = useMemo(() => {
-    if (!buffer) return emptyState();
-    return cursor.mode === 'live' ? buffer.latest : buffer.stateAt(t);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [buffer, version, cursor.mode, t]);
+    if (!buffered) return emptyState();
+    return cursor.mode === 'live' ? buffered.buffer.latest : buffered.buffer.stateAt(t);
+  }, [buffered, cursor.mode, t]);
 
   const selectionLayer = selection ? layerOfId(state, selection) : undefined;
 
   // Only the events appended since the last update are filtered (the same array when none match).
   const [visible] = useState(() => new VisibleEvents());
   const visibleEvents = useMemo(() => {
-    if (!buffer) return [];
+    if (!buffered) return [];
     const sel = selection && selectionLayer ? { id: selection, layer: selectionLayer } : undefined;
-    return visible.get(buffer.events, filter, sel);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [visible, buffer, version, filter, selection, selectionLayer]);
+    return visible.get(buffered.buffer.events, filter, sel);
+  }, [visible, buffered, filter, selection, selectionLayer]);
 
   const actions = useMemo<ClusterActions>(() => {
     const clock = () => now();
@@ -272,7 +282,7 @@ export function ClusterProvider({
     ...(historyError !== undefined ? { historyError } : {}),
     ready: buffer !== undefined,
     buffer,
-    version,
+    buffered,
     state,
     cursor,
     speed,

@@ -7,10 +7,14 @@ import { generateScaleCluster } from './fixtures/scale';
 import { createMemorySource } from './memory-source';
 import { createLiveSource } from './live-source';
 import type { ClusterSource } from './source';
+import type { PodscopeClient } from '@/trpc/client';
 import type { ViewState } from './url-state';
 
-export function createSource(view: Pick<ViewState, 'source' | 'demoStart'>): ClusterSource {
-  if (view.source === 'live') return createLiveSource();
+export function createSource(
+  view: Pick<ViewState, 'source' | 'demoStart'>,
+  client: PodscopeClient,
+): ClusterSource {
+  if (view.source === 'live') return createLiveSource(client);
   if (view.source === 'scale') {
     const big = generateScaleCluster({ start: view.demoStart ?? 0 });
     return createMemorySource(big.initial, big.events);

@@ -65,7 +65,7 @@ export function CanvasScene(props: CanvasSceneProps) {
   const frame = useRef<number | undefined>(undefined);
   const painted = useRef({ width: 0, height: 0, dpr: 0 });
   // "98 pods" in the reader's language, formatted once per count rather than per node per frame.
-  const summaries = useMemo(() => new Map<number, string>(), [t]); // eslint-disable-line react-hooks/exhaustive-deps
+  const summaries = useMemo(() => ({ t, text: new Map<number, string>() }), [t]);
 
   const paint = useCallback(() => {
     frame.current = undefined;
@@ -90,16 +90,16 @@ export function CanvasScene(props: CanvasSceneProps) {
       selected: sel,
       dpr,
       summaryText: (count) => {
-        let text = summaries.get(count);
+        let text = summaries.text.get(count);
         if (text === undefined) {
-          text = t('summary', { count });
-          summaries.set(count, text);
+          text = summaries.t('summary', { count });
+          summaries.text.set(count, text);
         }
         return text;
       },
       colors: colors.current,
     });
-  }, [t, summaries]);
+  }, [summaries]);
 
   const schedule = useCallback(() => {
     if (frame.current !== undefined) return;

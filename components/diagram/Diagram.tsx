@@ -54,7 +54,7 @@ export function Diagram({
   maxZoom?: number;
 } = {}) {
   const t = useTranslations('ui.diagram');
-  const { state, selection, actions, buffer, version, cursor, t: now, speed } = useCluster();
+  const { state, selection, actions, buffered, cursor, t: now, speed } = useCluster();
   const [box, size] = useElementSize<HTMLDivElement>();
   const svgRef = useRef<SVGSVGElement | null>(null);
   const canvasRef = useRef<HTMLCanvasElement | null>(null);
@@ -146,10 +146,13 @@ export function Diagram({
 
   // Fit on first draw and whenever the cluster's outline or the viewport changes, unless the
   // user has zoomed themselves.
+  const { width: outlineWidth, height: outlineHeight } = layout;
   useEffect(() => {
     if (!userZoomed.current && size.width > 0)
-      applyTransform(fitTransform(layout, fitVp, 16, maxZoom));
-  }, [applyTransform, layout.width, layout.height, fitVp, size.width, maxZoom]); // eslint-disable-line react-hooks/exhaustive-deps
+      applyTransform(
+        fitTransform({ width: outlineWidth, height: outlineHeight }, fitVp, 16, maxZoom),
+      );
+  }, [applyTransform, outlineWidth, outlineHeight, fitVp, size.width, maxZoom]);
 
   const zoomBy = (factor: number) => {
     const el = mode === 'svg' ? svgRef.current : canvasRef.current;
@@ -160,16 +163,15 @@ export function Diagram({
     }
   };
 
-  // Pulses are recomputed four times a second at most, not every frame.
-  const pulseClock = Math.floor(now / 250);
+  // Pulses are recomputed four times a second at most, not every frame: at the quarter second.
+  const pulseAt = Math.floor(now / 250) * 250;
   // Only the SVG scene draws them.
   const pulses = useMemo(
     () =>
-      buffer && cursor.mode !== 'paused' && mode === 'svg'
-        ? recentChanges(buffer, now, 1500 * Math.max(1, speed))
+      buffered && cursor.mode !== 'paused' && mode === 'svg'
+        ? recentChanges(buffered.buffer, pulseAt, 1500 * Math.max(1, speed))
         : NO_PULSES,
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [buffer, version, cursor.mode, pulseClock, speed, mode],
+    [buffered, cursor.mode, pulseAt, speed, mode],
   );
 
   const onKeyDown = (e: KeyboardEvent) => {

@@ -10,8 +10,8 @@ import { catalogues } from '@/lib/i18n/messages';
 import type { Locale } from '@/lib/i18n/locales';
 import { DriftBadge } from './DriftBadge';
 import { DriftView } from './DriftView';
-import { NODES, T } from './drift-fixtures';
-import { parseHtml } from './html.test-util';
+import { NODES, T } from './testing/fixtures';
+import { parseHtml } from './testing/html';
 
 function render(node: ReactElement, locale: Locale = 'en') {
   return parseHtml(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeView } from '@/lib/timeline/state';
-import { NODES, T } from './drift-fixtures';
+import { NODES, T } from './testing/fixtures';
 import { badgeCounts, driftRelevant, driftRows, driftTotal, kindCounts, paramsAt } from './rows';
 
 describe('drift rows', () => {

@@ -3,16 +3,17 @@
  * Saving a period: title, notes, and notes pinned to moments (the cursor's, with the selected
  * entity). Once saved: the share link to copy, the file to export, a link to open it.
  */
+import { useMutation } from '@tanstack/react-query';
 import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useCluster } from '@/components/data/ClusterProvider';
 import { DEFAULT_LIMITS, inertText } from '@/lib/timeline/file';
-import { incidentClient } from './client';
 import { CopyLinkButton } from './CopyLinkButton';
 import { ExportLinks } from './ExportLinks';
 import { clampToPeriod, entityLabel, shareUrl, type Period } from './period';
 import { useMoment } from './use-moment';
 import { formatDuration } from '@/components/visual/duration';
+import { useTRPC } from '@/trpc/react';
 
 interface Draft {
   t: number;
@@ -36,6 +37,7 @@ export function SaveDialog({ period, onClose }: { period: Period; onClose: () =>
   const [note, setNote] = useState('');
   const [annotations, setAnnotations] = useState<Draft[]>([]);
   const [phase, setPhase] = useState<Phase>({ kind: 'editing' });
+  const save = useMutation(useTRPC().timelines.save.mutationOptions());
 
   useEffect(() => {
     const d = dialog.current;
@@ -65,8 +67,8 @@ export function SaveDialog({ period, onClose }: { period: Period; onClose: () =>
         ]
       : annotations;
     setPhase({ kind: 'saving' });
-    incidentClient()
-      .timelines.save.mutate({
+    save
+      .mutateAsync({
         title: title.trim(),
         ...(notes.trim() ? { notes } : {}),
         from: period.from,

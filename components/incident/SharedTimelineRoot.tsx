@@ -4,60 +4,33 @@
  * (timelines.get) and replays it in the browser, read-only. Nothing streams: the file is all
  * there is.
  */
-import { TRPCClientError } from '@trpc/client';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslations } from 'next-intl';
-import { useEffect, useState } from 'react';
 import type { ViewState } from '@/components/data/url-state';
-import type { RouterOutputs } from '@/trpc/client';
-import { incidentClient } from './client';
+import { loaded } from '@/trpc/loaded';
+import { useTRPC } from '@/trpc/react';
 import { IncidentViewer } from './IncidentViewer';
 import './incident.css';
 
-type Saved = RouterOutputs['timelines']['get'];
-type Load =
-  | { kind: 'loading' }
-  | { kind: 'ready'; saved: Saved }
-  | { kind: 'missing' }
-  | { kind: 'failed'; error: string };
-
 export function SharedTimelineRoot({ id, view }: { id: string; view: ViewState }) {
   const t = useTranslations('incident.shared');
-  const [load, setLoad] = useState<Load>({ kind: 'loading' });
-  useEffect(() => {
-    let live = true;
-    incidentClient()
-      .timelines.get.query({ id })
-      .then(
-        (saved) => live && setLoad({ kind: 'ready', saved }),
-        (err: unknown) => {
-          if (!live) return;
-          if (
-            err instanceof TRPCClientError &&
-            (err.data as { code?: string } | undefined)?.code === 'NOT_FOUND'
-          )
-            setLoad({ kind: 'missing' });
-          else setLoad({ kind: 'failed', error: err instanceof Error ? err.message : String(err) });
-        },
-      );
-    return () => {
-      live = false;
-    };
-  }, [id]);
+  const trpc = useTRPC();
+  const [load] = loaded(useQuery(trpc.timelines.get.queryOptions({ id })));
 
-  if (load.kind !== 'ready') {
+  if (load.status !== 'ready') {
     return (
       <main className="ps-inc-page">
-        <p role={load.kind === 'loading' ? 'status' : 'alert'} data-testid="shared-status">
-          {load.kind === 'loading'
+        <p role={load.status === 'loading' ? 'status' : 'alert'} data-testid="shared-status">
+          {load.status === 'loading'
             ? t('loading')
-            : load.kind === 'missing'
+            : load.status === 'notFound'
               ? t('notFound')
               : t('failed', { error: load.error.slice(0, 300) })}
         </p>
       </main>
     );
   }
-  const { saved } = load;
+  const saved = load.data;
   return (
     <IncidentViewer
       info={{

@@ -2,7 +2,7 @@
 /** The end of a walkthrough: well done, and where to go next. */
 import { useTranslations } from 'next-intl';
 import { Link } from '@/i18n/navigation';
-import type { Recording } from '@/server/learn/types';
+import type { Recording } from './types';
 import { useWalkthroughList } from './use-learn-query';
 
 export function DoneCard({

@@ -5,7 +5,7 @@
  */
 import { useTranslations } from 'next-intl';
 import { Link } from '@/i18n/navigation';
-import type { WalkthroughSummary } from '@/server/learn/types';
+import type { WalkthroughSummary } from './types';
 import { resumeStep, statusOf, type ProgressStatus } from './progress';
 import { LearnTop } from './LearnTop';
 import { useWalkthroughList } from './use-learn-query';

@@ -8,7 +8,7 @@ import { useTranslations } from 'next-intl';
 import type { ClusterState } from '@/lib/timeline/state';
 import { resolveEntity } from '@/components/data/entity';
 import { WhyText } from '@/components/panel/WhyText';
-import type { Question } from '@/server/learn/types';
+import type { Question } from './types';
 import type { Pick, Verdict } from './answer';
 import { explanations, type Because } from './explain';
 import { QuestionMachine } from './QuestionMachine';

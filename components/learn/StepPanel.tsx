@@ -7,7 +7,7 @@ import { useTranslations } from 'next-intl';
 import type { ReactNode } from 'react';
 import { useCluster } from '@/components/data/ClusterProvider';
 import type { ClusterState } from '@/lib/timeline/state';
-import type { Recording, RecordedStep } from '@/server/learn/types';
+import type { Recording, RecordedStep } from './types';
 import { entityName } from './QuestionCard';
 import { StepNav } from './StepNav';
 import type { Playback } from './use-step-playback';

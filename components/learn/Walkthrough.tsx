@@ -5,12 +5,12 @@
  * never live — and opens at the step from the URL or where this browser left it.
  */
 import { NextIntlClientProvider, useLocale, useMessages, useTranslations } from 'next-intl';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { ClusterProvider } from '@/components/data/ClusterProvider';
 import { createMemorySource } from '@/components/data/memory-source';
 import type { ViewState } from '@/components/data/url-state';
 import { Link } from '@/i18n/navigation';
-import type { Recording } from '@/server/learn/types';
+import type { Recording } from './types';
 import { LearnTop } from './LearnTop';
 import { resumeStep } from './progress';
 import { useRecording } from './use-learn-query';
@@ -21,8 +21,9 @@ import './learn.css';
 
 function Replay({ recording, step }: { recording: Recording; step: number | undefined }) {
   const [progress] = useProgress();
-  // Chosen once: later progress changes must not move the walkthrough.
-  const [initialStep, view] = useMemo(() => {
+  // Chosen once per recording (Replay is keyed on it): later progress changes must not move the
+  // walkthrough.
+  const [[initialStep, view]] = useState(() => {
     const n = recording.steps.length;
     const first =
       step !== undefined && step >= 1 && step <= n
@@ -37,8 +38,7 @@ function Replay({ recording, step }: { recording: Recording; step: number | unde
       at: before,
     };
     return [first, v] as const;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [recording]);
+  });
   const source = useMemo(
     () => createMemorySource(recording.initial, recording.events),
     [recording],
@@ -60,7 +60,8 @@ export function Walkthrough({ id, step }: { id: string; step?: number }) {
     [],
   );
   let body;
-  if (recording.status === 'ready') body = <Replay recording={recording.data} step={step} />;
+  if (recording.status === 'ready')
+    body = <Replay key={recording.data.scenario} recording={recording.data} step={step} />;
   else
     body = (
       <div className="ps-console ps-learn ps-learn-list">

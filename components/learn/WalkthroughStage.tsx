@@ -5,7 +5,7 @@
  * step's entities highlighted. Steps have URLs (`?step=N`); progress is kept in this browser.
  */
 import { useTranslations } from 'next-intl';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { useCluster } from '@/components/data/ClusterProvider';
 import { layerOfId } from '@/components/data/entity';
 import { Diagram } from '@/components/diagram/Diagram';
@@ -14,7 +14,7 @@ import { EntityPanel } from '@/components/panel/EntityPanel';
 import { Timeline } from '@/components/timeline/Timeline';
 import { Legend } from '@/components/visual/Legend';
 import { reduceAll } from '@/lib/timeline/reducer';
-import type { Recording } from '@/server/learn/types';
+import type { Recording } from './types';
 import { highlightIds, judge, type Pick } from './answer';
 import { DoneCard } from './DoneCard';
 import { Highlight } from './Highlight';
@@ -122,10 +122,10 @@ export function WalkthroughStage({
   // When an entity question opens, nothing is selected yet: a selection made while watching
   // would otherwise make clicking that same entity again count for nothing.
   const open = playback === 'arrived' && q?.kind === 'entity' && !current.settled;
+  // Only as the question opens: `actions` changes with every cursor move.
+  const clearSelection = useEffectEvent(() => actions.select(undefined));
   useEffect(() => {
-    if (open) actions.select(undefined);
-    // Only as the question opens: `actions` changes with every cursor move.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    if (open) clearSelection();
   }, [open, index]);
 
   const pickState = useCallback(

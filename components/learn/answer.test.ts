@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Question, RecordedStep } from '@/server/learn/types';
+import type { Question, RecordedStep } from './types';
 import { highlightIds, judge, MAX_REPLAY_MS, replaySpeed } from './answer';
 
 const POD = 'p1';

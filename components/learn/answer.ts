@@ -5,7 +5,7 @@
  */
 import { SPEEDS } from '@/components/data/cursor';
 import type { Layer } from '@/components/data/entity';
-import type { Question, RecordedStep } from '@/server/learn/types';
+import type { Question, RecordedStep } from './types';
 
 export type Pick = { kind: 'entity'; id: string; layer: Layer } | { kind: 'state'; state: string };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterState, NodeView, PodView } from '@/lib/timeline/state';
-import type { Question } from '@/server/learn/types';
+import type { Question } from './types';
 import { explanations, lastRunWhy } from './explain';
 
 const T0 = Date.UTC(2026, 0, 1);

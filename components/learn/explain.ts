@@ -8,7 +8,7 @@
 import { explainContainerState } from '@/lib/kubelet/explain-container';
 import type { Explanation } from '@/lib/kubelet/explanation';
 import type { ClusterState, NodeView, PodView } from '@/lib/timeline/state';
-import type { Focus, Question } from '@/server/learn/types';
+import type { Focus, Question } from './types';
 
 export interface Because {
   /** data-id of the entity explained. */

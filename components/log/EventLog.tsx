@@ -20,8 +20,7 @@ const AFTER = 60;
 export function EventLog() {
   const t = useTranslations('ui.log');
   const {
-    buffer,
-    version,
+    buffered,
     state,
     visibleEvents,
     filter,
@@ -37,15 +36,13 @@ export function EventLog() {
   // Kept up to date rather than rebuilt per update (the same Map until pods come or go).
   const [podNames] = useState(() => new PodNames());
   const names = useMemo(
-    () => podNames.get(buffer?.events ?? [], state),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [podNames, buffer, version, state],
+    () => podNames.get(buffered?.buffer.events ?? [], state),
+    [podNames, buffered, state],
   );
   const [logOptions] = useState(() => new LogOptions());
   const options = useMemo(
-    () => logOptions.get(buffer?.events ?? []),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [logOptions, buffer, version],
+    () => logOptions.get(buffered?.buffer.events ?? []),
+    [logOptions, buffered],
   );
   // Only the filtered node's pods matter here, not every update elsewhere in the cluster.
   const filterNodePods = filter.node ? state.nodes[filter.node]?.pods : undefined;

@@ -6,11 +6,11 @@ import { findBySeq, lastTransition, type Transition } from './transitions';
 
 /** The selected entity's last state change at or before the cursor. */
 export function useLastTransition(id: string, layer: Layer): Transition | undefined {
-  const { buffer, version, t } = useCluster();
+  const { buffered, t } = useCluster();
   return useMemo(() => {
-    if (!buffer) return undefined;
+    if (!buffered) return undefined;
+    const { buffer } = buffered;
     const events = buffer.events;
     return lastTransition(events, buffer.countUntil(t), id, layer, (seq) => findBySeq(events, seq));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [buffer, version, t, id, layer]);
+  }, [buffered, t, id, layer]);
 }

@@ -8,12 +8,14 @@ import { useMemo } from 'react';
 import { ClusterProvider } from '@/components/data/ClusterProvider';
 import { createSource } from '@/components/data/sources';
 import type { ViewState } from '@/components/data/url-state';
+import { useTRPCClient } from '@/trpc/react';
 import { Console } from './Console';
 
 export function ConsoleRoot({ view }: { view: ViewState }) {
   const locale = useLocale();
   const messages = useMessages();
-  const source = useMemo(() => createSource(view), [view]);
+  const client = useTRPCClient();
+  const source = useMemo(() => createSource(view, client), [view, client]);
   const timeZone = useMemo(
     () => (typeof Intl !== 'undefined' ? Intl.DateTimeFormat().resolvedOptions().timeZone : 'UTC'),
     [],

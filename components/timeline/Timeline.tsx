@@ -51,8 +51,7 @@ export function Timeline() {
   const locale = useLocale();
   const absolute = useAbsoluteTime();
   const {
-    buffer,
-    version,
+    buffered,
     edge,
     t: now,
     reference,
@@ -88,7 +87,8 @@ export function Timeline() {
   const laneTo = Math.ceil(win.to / LANE_STEP_MS) * LANE_STEP_MS;
   const [podNames] = useState(() => new PodNames());
   const lanes = useMemo(() => {
-    if (!buffer) return [];
+    if (!buffered) return [];
+    const { buffer } = buffered;
     const latest = buffer.latest;
     const nodeNames = Object.keys(latest.nodes);
     // With a lane per node filling the budget there are no pod lanes: skip the pods entirely.
@@ -100,8 +100,7 @@ export function Timeline() {
       ...(selectedPod ? { selectedPod } : {}),
       currentPods: new Map(pods.map((p) => [p.uid, p.node])),
     });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [buffer, version, laneFrom, laneTo, selectedPod]);
+  }, [buffered, podNames, laneFrom, laneTo, selectedPod]);
   const inView = (m: number) => m >= win.from && m <= win.to;
 
   const height = lanes.length * LANE_H + 4;

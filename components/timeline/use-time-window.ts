@@ -35,17 +35,17 @@ interface Held {
 }
 
 export function useTimeWindow(): TimeWindowControls {
-  const { buffer, version, edge, t: now, live, cursor } = useCluster();
+  const { buffer, edge, t: now, live, cursor } = useCluster();
   const [held, setHeld] = useState<Held>({ view: FIT });
   const view = held.view;
   // When the data starts: the first buffered event (a live server's history request reaches
   // back further than its recording may go).
   const firstEvent = buffer?.events[0]?.t;
+  // Rebuilt when a bound moves, not whenever the buffer changes.
+  const { from: edgeFrom, to: edgeTo } = edge;
   const bounds = useMemo<WindowBounds>(
-    () => ({ edge, dataFrom: firstEvent ?? edge.to, live }),
-    // version: the buffer is mutable; its first event changes when history arrives.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [edge.from, edge.to, firstEvent, live, version],
+    () => ({ edge: { from: edgeFrom, to: edgeTo }, dataFrom: firstEvent ?? edgeTo, live }),
+    [edgeFrom, edgeTo, firstEvent, live],
   );
   const window = useMemo(() => visibleWindow(view, bounds), [view, bounds]);
 
