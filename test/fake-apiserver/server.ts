@@ -11,6 +11,9 @@
  *   lines; `timeoutSeconds` ends the stream. A resourceVersion older than the compaction point
  *   gets 410 Gone — as an HTTP 410 Status or as a 200 with an ERROR event, per `expireMode`.
  * - `fieldSelector=spec.nodeName=<node>` on pods; bearer-token auth (401 otherwise).
+ * - TokenReview and SubjectAccessReview (POST, authentication.k8s.io/v1 and
+ *   authorization.k8s.io/v1) for the console's sign-in: `addUser(token, user)` makes a token
+ *   known, `grant(subject, rule)` an RBAC-like permission (cluster-wide, or in one namespace).
  * Test controls: change objects (store), bookmark(), compact, holdWatches() + expireWatches()
  * (a watcher that fell behind), dropWatches() (connections cut mid-stream), down()/up() (server
  * unreachable, then back on the same port).
@@ -47,6 +50,30 @@ export interface FakeApiServerOptions {
   token?: string;
 }
 
+/** A user the fake authenticator knows, as a TokenReview reports it. */
+export interface FakeUser {
+  username: string;
+  uid?: string;
+  groups?: string[];
+}
+
+/** What a grant allows: like one RBAC rule, bound cluster-wide or in one namespace. */
+export interface FakeGrant {
+  verbs: string[];
+  resources: string[];
+  /** API group; '' (default) is the core group. */
+  group?: string;
+  /** Absent: every namespace (a ClusterRoleBinding). */
+  namespace?: string;
+}
+
+interface ResourceAttributes {
+  namespace?: string;
+  verb?: string;
+  group?: string;
+  resource?: string;
+}
+
 interface Watcher {
   resource: Resource;
   res: ServerResponse;
@@ -61,6 +88,11 @@ const ROUTES: [RegExp, Resource][] = [
   [/^\/api\/v1\/events$/, 'events'],
   [/^\/apis\/coordination\.k8s\.io\/v1\/namespaces\/kube-node-lease\/leases$/, 'leases'],
 ];
+
+const REVIEW_ROUTES = new Map([
+  ['/apis/authentication.k8s.io/v1/tokenreviews', 'TokenReview'],
+  ['/apis/authorization.k8s.io/v1/subjectaccessreviews', 'SubjectAccessReview'],
+]);
 
 const status = (code: number, reason: string, message: string) => ({
   kind: 'Status',
@@ -86,6 +118,10 @@ export class FakeApiServer {
   private readonly held = new Set<Resource>();
   private port = 0;
   private readonly unsubscribe: () => void;
+  private readonly users = new Map<string, FakeUser>();
+  private readonly grants: { subject: string; grant: FakeGrant }[] = [];
+  /** Answer TokenReview and SubjectAccessReview with 500 (an API server in trouble). */
+  failReviews = false;
 
   constructor(options: FakeApiServerOptions = {}) {
     this.store = options.store ?? new FakeStore();
@@ -201,6 +237,29 @@ export class FakeApiServer {
     return this.requests.filter((r) => !r.watch && routeOf(r.path) === resource);
   }
 
+  /** Makes `token` authenticate as `user` in TokenReviews. */
+  addUser(token: string, user: FakeUser): void {
+    this.users.set(token, user);
+  }
+
+  /** Lets `subject` (a user name, or `group:<name>`) do what `grant` says. */
+  grant(subject: string, grant: FakeGrant): void {
+    this.grants.push({ subject, grant });
+  }
+
+  /** RBAC's answer for a user and a request's attributes (no namespace = every namespace). */
+  allowed(user: FakeUser, attrs: ResourceAttributes): boolean {
+    const subjects = new Set([user.username, ...(user.groups ?? []).map((g) => `group:${g}`)]);
+    return this.grants.some(
+      ({ subject, grant }) =>
+        subjects.has(subject) &&
+        grant.verbs.includes(attrs.verb ?? '') &&
+        grant.resources.includes(attrs.resource ?? '') &&
+        (grant.group ?? '') === (attrs.group ?? '') &&
+        (grant.namespace === undefined || grant.namespace === (attrs.namespace ?? '')),
+    );
+  }
+
   /** A kubeconfig for this server, the way a real cluster's would look. */
   kubeconfig(): Record<string, unknown> {
     const cluster: Record<string, unknown> = { server: this.url };
@@ -264,6 +323,9 @@ export class FakeApiServer {
     };
     if (req.headers.authorization !== `Bearer ${this.token}`)
       return reply(401, status(401, 'Unauthorized', 'Unauthorized'));
+    if (req.method === 'POST' && REVIEW_ROUTES.has(url.pathname)) {
+      return void this.review(req, url.pathname, reply);
+    }
     if (req.method !== 'GET')
       return reply(405, status(405, 'MethodNotAllowed', `${req.method ?? ''} is not supported`));
     const resource = routeOf(url.pathname);
@@ -280,6 +342,57 @@ export class FakeApiServer {
       );
     if (watch) return this.watch(resource, query, selector, res, record);
     this.list(resource, query, selector, reply);
+  }
+
+  private async review(
+    req: IncomingMessage,
+    path: string,
+    reply: (code: number, body: unknown) => void,
+  ): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    let body: { apiVersion?: string; kind?: string; spec?: Record<string, unknown> };
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body;
+    } catch {
+      return reply(400, status(400, 'BadRequest', 'the request body is not JSON'));
+    }
+    if (this.failReviews) return reply(500, status(500, 'InternalError', 'review failed'));
+    const kind = REVIEW_ROUTES.get(path);
+    if (body.kind !== kind || !body.spec) {
+      return reply(400, status(400, 'BadRequest', `expected a ${kind ?? ''} with a spec`));
+    }
+    if (kind === 'TokenReview') {
+      const token = body.spec.token;
+      const user = typeof token === 'string' ? this.users.get(token) : undefined;
+      return reply(201, {
+        ...body,
+        status: user
+          ? { authenticated: true, user: { groups: [], ...user } }
+          : { authenticated: false, error: 'invalid bearer token' },
+      });
+    }
+    const spec = body.spec as {
+      user?: string;
+      groups?: string[];
+      resourceAttributes?: ResourceAttributes;
+    };
+    if (!spec.user || !spec.resourceAttributes) {
+      return reply(
+        400,
+        status(400, 'BadRequest', 'spec.user and spec.resourceAttributes are required'),
+      );
+    }
+    const allowed = this.allowed(
+      { username: spec.user, groups: spec.groups ?? [] },
+      spec.resourceAttributes,
+    );
+    reply(201, {
+      ...body,
+      status: allowed
+        ? { allowed: true, reason: 'granted by the fake API server' }
+        : { allowed: false },
+    });
   }
 
   private list(
