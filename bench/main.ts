@@ -160,7 +160,13 @@ export async function main(argv: string[]): Promise<number> {
   const relistReps = quick ? 3 : 9;
   const perRep = quick ? 15 : 40;
   repetitions.relist = `median of ${relistReps} blocks of ${perRep} relists (mean per block); floor and quiet blocks alternate`;
-  await run('relist', () => benchRelist({ reps: relistReps, perRep }));
+  await run('relist', () =>
+    benchRelist({
+      reps: relistReps,
+      perRep,
+      ...(args.profile ? { profilePath: join(profileDir, 'relist.cpuprofile') } : {}),
+    }),
+  );
 
   const storeRuns = quick ? 2 : 5;
   repetitions.store_events_per_s = `median of ${storeRuns} runs of 100,000 events each`;

@@ -8,6 +8,8 @@ import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { decode } from '@/lib/timeline/codec';
 import type { TimelineEvent } from '@/lib/timeline/events';
+import type { ClusterState } from '@/lib/timeline/state';
+import { WireDecoder } from '@/lib/timeline/wire';
 
 export interface SseFrame {
   /** Bytes of the frame as EventSource reads it (decompressed), with its terminating blank line. */
@@ -170,8 +172,16 @@ function parseFrame(raw: Buffer): SseFrame {
   return frame;
 }
 
-/** Interprets a frame as a cluster.watch message (tracked data arrive as the message itself). */
-export function watchFrame(f: SseFrame): WatchFrame {
+/** The cluster.watch URL of a console, asking for the lean wire as the console's browser does. */
+export function watchUrl(base: string): string {
+  return `${base}/api/trpc/cluster.watch?input=${encodeURIComponent(JSON.stringify({ wire: 1 }))}`;
+}
+
+/**
+ * Interprets a frame as a cluster.watch message (tracked data arrive as the message itself);
+ * wire frames are decoded with `decoder`, which a snapshot seeds — one decoder per stream.
+ */
+export function watchFrame(f: SseFrame, decoder = new WireDecoder()): WatchFrame {
   if (f.data === undefined || f.event !== undefined)
     return { type: 'other', bytes: f.bytes, events: [], at: f.at };
   const msg = decode<unknown>(f.data);
@@ -179,9 +189,19 @@ export function watchFrame(f: SseFrame): WatchFrame {
     typeof msg === 'object' && msg !== null && 'type' in msg
       ? msg
       : (msg as { data?: unknown }).data
-  ) as { type?: string; events?: TimelineEvent[] } | undefined;
-  if (body?.type === 'snapshot') return { type: 'snapshot', bytes: f.bytes, events: [], at: f.at };
+  ) as { type?: string; events?: TimelineEvent[]; state?: ClusterState } | undefined;
+  if (body?.type === 'snapshot') {
+    if (body.state) decoder.seed(body.state);
+    return { type: 'snapshot', bytes: f.bytes, events: [], at: f.at };
+  }
   if (body?.type === 'events')
     return { type: 'events', bytes: f.bytes, events: body.events ?? [], at: f.at };
+  if (body?.type === 'wire')
+    return {
+      type: 'events',
+      bytes: f.bytes,
+      events: decoder.decode(body),
+      at: f.at,
+    };
   return { type: 'other', bytes: f.bytes, events: [], at: f.at };
 }

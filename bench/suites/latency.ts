@@ -17,7 +17,8 @@ import type { Page } from '@playwright/test';
 import { benchPage, launchChromium } from '../lib/browser';
 import { ConsoleServer } from '../lib/server';
 import { SimProcess } from '../lib/sim-process';
-import { SseReader, watchFrame } from '../lib/sse';
+import { WireDecoder } from '@/lib/timeline/wire';
+import { SseReader, watchFrame, watchUrl } from '../lib/sse';
 import { median, quantile, round, sleep, xorshiftSleep } from '../lib/stats';
 
 export interface LatencyOptions {
@@ -75,7 +76,8 @@ export async function benchLatency(options: LatencyOptions = {}): Promise<Latenc
       { timeout: 120_000 },
     );
     // A second subscriber in this process marks when each change reached the wire.
-    reader = new SseReader(`${server.url}/api/trpc/cluster.watch`);
+    reader = new SseReader(watchUrl(server.url));
+    const decoder = new WireDecoder();
     await reader.open();
     const watch = reader;
     await sleep(2_000);
@@ -95,7 +97,7 @@ export async function benchLatency(options: LatencyOptions = {}): Promise<Latenc
           missed++;
         } else {
           out.push(s.seen - s.changed);
-          const hit = findTransition(watch, s.id, s.want);
+          const hit = findTransition(watch, decoder, s.id, s.want);
           if (hit) {
             parts[mode].engine.push(hit.t - s.changed);
             parts[mode].sse.push(hit.at - s.changed);
@@ -146,11 +148,14 @@ export async function benchLatency(options: LatencyOptions = {}): Promise<Latenc
 /** The first container transition of `id` to the wanted side that the Node subscriber saw. */
 function findTransition(
   reader: SseReader,
+  decoder: WireDecoder,
   id: string,
   want: 'running' | 'not-running',
 ): { t: number; at: number } | undefined {
-  for (const f of reader.take()) {
-    for (const e of watchFrame(f).events) {
+  // Every frame is decoded, in order: the wire decoder follows the whole stream.
+  const frames = reader.take().map((f) => ({ f, events: watchFrame(f, decoder).events }));
+  for (const { f, events } of frames) {
+    for (const e of events) {
       if (
         e.kind !== 'container' ||
         e.type !== 'ContainerStateChanged' ||

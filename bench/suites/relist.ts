@@ -10,7 +10,7 @@
  * Repetitions: `reps` blocks of `perRep` relists; each block gives a mean; the median of the
  * blocks is reported. Floor and engine blocks alternate, so drifting machine load hits both.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CriClient } from '@/server/cri/client';
@@ -20,6 +20,7 @@ import { engineStore } from '@/server/engine/store-adapter';
 import type { NodeWatcher } from '@/server/engine/node-watcher';
 import { openStore, type TimelineStore } from '@/server/store';
 import { SimProcess } from '../lib/sim-process';
+import { startProfile, summarize, type FlameLine } from '../lib/profile';
 import { cpuMs, median, round } from '../lib/stats';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
@@ -30,6 +31,8 @@ export interface RelistOptions {
   perRep?: number;
   /** Share of containers changed before each churn relist (default 5 %). */
   churn?: number;
+  /** Write a CPU profile of the quiet and churn blocks here (and summarize it in details). */
+  profilePath?: string;
 }
 
 export interface RelistResult {
@@ -46,6 +49,8 @@ export interface RelistResult {
     list_bytes: { sandboxes: number; containers: number };
     blocks: { floor: number[]; quiet: number[]; churn: number[] };
     events_per_churn_relist: number;
+    /** With a profile: the functions with the most self time during the timed blocks. */
+    flame?: FlameLine[];
   };
 }
 
@@ -107,6 +112,7 @@ export async function benchRelist(options: RelistOptions = {}): Promise<RelistRe
     const quiet: number[] = [];
     const churn: number[] = [];
     const seqBefore = e.snapshot().seq;
+    const stopProfile = options.profilePath ? await startProfile() : undefined;
     for (let r = 0; r < reps; r++) {
       floor.push(await timeBlock(floorOnce));
       quiet.push(await timeBlock(() => watcher.relist()));
@@ -123,6 +129,12 @@ export async function benchRelist(options: RelistOptions = {}): Promise<RelistRe
       );
     }
     const events = e.snapshot().seq - seqQuiet;
+    let flame: FlameLine[] | undefined;
+    if (stopProfile && options.profilePath) {
+      const profile = await stopProfile();
+      writeFileSync(options.profilePath, JSON.stringify(profile));
+      flame = summarize(profile);
+    }
     if (watcher.lastError) throw new Error(`relist failed: ${watcher.lastError}`);
 
     const floorMs = median(floor);
@@ -145,6 +157,7 @@ export async function benchRelist(options: RelistOptions = {}): Promise<RelistRe
           churn: churn.map((x) => round(x, 3)),
         },
         events_per_churn_relist: round(events / (reps * perRep), 1),
+        ...(flame ? { flame } : {}),
       },
     };
   } finally {

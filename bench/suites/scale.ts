@@ -18,7 +18,8 @@ import type { Page } from '@playwright/test';
 import { benchPage, launchChromium } from '../lib/browser';
 import { ConsoleServer } from '../lib/server';
 import { SimProcess } from '../lib/sim-process';
-import { SseReader, watchFrame } from '../lib/sse';
+import { WireDecoder } from '@/lib/timeline/wire';
+import { SseReader, watchFrame, watchUrl } from '../lib/sse';
 import { median, quantile, round, sleep, waitFor } from '../lib/stats';
 
 export interface ScaleOptions {
@@ -114,7 +115,8 @@ export async function benchScale(options: ScaleOptions = {}): Promise<ScaleResul
 
     // ── snapshot ──
     const t0 = Date.now();
-    reader = new SseReader(`${srv.url}/api/trpc/cluster.watch`);
+    reader = new SseReader(watchUrl(srv.url));
+    const decoder = new WireDecoder();
     await reader.open();
     let snapshot: ReturnType<typeof watchFrame> | undefined;
     let snapshotWire = 0;
@@ -123,7 +125,7 @@ export async function benchScale(options: ScaleOptions = {}): Promise<ScaleResul
       if (reader.done)
         throw new Error(`cluster.watch ended before the snapshot: ${String(reader.error)}`);
       for (const f of reader.take()) {
-        const w = watchFrame(f);
+        const w = watchFrame(f, decoder);
         if (w.type === 'snapshot') {
           snapshot = w;
           // Everything received so far: the snapshot and the few bytes before it, as sent.
@@ -150,7 +152,7 @@ export async function benchScale(options: ScaleOptions = {}): Promise<ScaleResul
     while (Date.now() - w0 < windowS * 1000) {
       await reader.next(1_000);
       for (const f of reader.take()) {
-        const w = watchFrame(f);
+        const w = watchFrame(f, decoder);
         bytes += f.bytes;
         frames++;
         events += w.events.length;

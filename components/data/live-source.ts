@@ -3,6 +3,7 @@
  * reconnects by itself and resumes from the last seq it saw), timeline queries over HTTP.
  */
 import type { TimelineEvent } from '@/lib/timeline/events';
+import { batchEvents, WireDecoder, WireError } from '@/lib/timeline/wire';
 import type { PodscopeClient } from '@/trpc/client';
 import type { ClusterSource, SourceStatus } from './source';
 
@@ -20,24 +21,49 @@ export function createLiveSource(client: PodscopeClient): ClusterSource {
         h.onStatus(s, detail);
       };
       set('connecting');
-      const sub = client.cluster.watch.subscribe(undefined, {
-        onStarted: () => set('live'),
-        onData: ({ data }) => {
-          set('live');
-          if (data.type === 'snapshot') h.onSnapshot(data.state);
-          else h.onEvents(data.events);
-        },
-        onError: (err) => set('offline', err.message),
-        onConnectionStateChange: (s) => {
-          if (s.state === 'connecting')
-            set(
-              status === undefined || status === 'connecting' ? 'connecting' : 'reconnecting',
-              s.error?.message,
-            );
-          else if (s.state === 'idle') set('offline');
-        },
-      });
-      return () => sub.unsubscribe();
+      // The lean wire (lib/timeline/wire.ts): the decoder turns frames back into the events the
+      // server recorded, which go through the same reducer as a replay's.
+      let sub: { unsubscribe(): void } | undefined;
+      const start = () => {
+        const decoder = new WireDecoder();
+        sub = client.cluster.watch.subscribe(
+          { wire: 1 },
+          {
+            onStarted: () => set('live'),
+            onData: ({ data }) => {
+              set('live');
+              if (data.type === 'snapshot') {
+                decoder.seed(data.state);
+                h.onSnapshot(data.state);
+                return;
+              }
+              let events: TimelineEvent[];
+              try {
+                events = batchEvents(decoder, data);
+              } catch (err) {
+                if (!(err instanceof WireError)) throw err;
+                // The stream can no longer be followed: start a new one (it begins with a snapshot).
+                set('reconnecting', err.message);
+                sub?.unsubscribe();
+                start();
+                return;
+              }
+              h.onEvents(events);
+            },
+            onError: (err) => set('offline', err.message),
+            onConnectionStateChange: (s) => {
+              if (s.state === 'connecting')
+                set(
+                  status === undefined || status === 'connecting' ? 'connecting' : 'reconnecting',
+                  s.error?.message,
+                );
+              else if (s.state === 'idle') set('offline');
+            },
+          },
+        );
+      };
+      start();
+      return () => sub?.unsubscribe();
     },
     async range({ from, to }) {
       const out: TimelineEvent[] = [];

@@ -11,6 +11,8 @@ import type { TimelineEvent } from '@/lib/timeline/events';
 export interface Subscription extends AsyncIterable<TimelineEvent[]> {
   /** True once the queue overflowed; the consumer must backfill from its last seq. */
   readonly overflowed: boolean;
+  /** Takes every batch queued right now (the iterator then waits for the next), oldest first. */
+  drain(): TimelineEvent[][];
   close(): void;
 }
 
@@ -65,6 +67,13 @@ class Sub implements Subscription {
     this.queued += events.length;
     this.wake?.();
     return true;
+  }
+
+  drain(): TimelineEvent[][] {
+    const out = this.queue;
+    this.queue = [];
+    this.queued = 0;
+    return out;
   }
 
   close(): void {

@@ -128,7 +128,7 @@ describe('a browser offline for ten minutes', () => {
       if (!isTrackedEnvelope(item)) throw new Error('untracked item');
       const [id, message] = item as unknown as [string, WatchMessage];
       if (message.type === 'snapshot') state = message.state;
-      else {
+      else if (message.type === 'events') {
         for (const e of message.events) {
           seqs.push(e.seq);
           state = state && reduce(state, e);

@@ -10,6 +10,7 @@ import { decode } from '@/lib/timeline/codec';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { reduce } from '@/lib/timeline/reducer';
 import type { ClusterState } from '@/lib/timeline/state';
+import { batchEvents, WireDecoder } from '@/lib/timeline/wire';
 import type { EngineApi } from '@/server/engine/api';
 import { appRouter } from '@/server/trpc/root';
 import { testContext } from '@/server/trpc/testing/context';
@@ -112,11 +113,14 @@ export class WatchClient {
   readonly seqs: number[] = [];
   readonly snapshots: number[] = [];
   readonly errors: string[] = [];
+  /** The lean wire, as the console asks for it (trpc/cluster-source.ts). */
+  private readonly decoder = new WireDecoder();
 
   constructor(private readonly base: string) {}
 
   connect(): Promise<SseConnection> {
-    return SseConnection.open(`${this.base}/cluster.watch`, this.lastEventId);
+    const input = encodeURIComponent(JSON.stringify({ wire: 1 }));
+    return SseConnection.open(`${this.base}/cluster.watch?input=${input}`, this.lastEventId);
   }
 
   /** Reads frames until `done()` holds or the stream ends; returns whether the stream ended. */
@@ -134,10 +138,11 @@ export class WatchClient {
       if (frame.id === undefined || frame.data === undefined) continue;
       const message = decode<WatchMessage>(frame.data);
       if (message.type === 'snapshot') {
+        this.decoder.seed(message.state);
         this.state = message.state;
         this.snapshots.push(message.state.seq);
       } else {
-        for (const e of message.events) this.apply(e);
+        for (const e of batchEvents(this.decoder, message)) this.apply(e);
       }
       this.lastEventId = frame.id;
     }

@@ -216,7 +216,10 @@ export async function main(argv: string[]): Promise<number> {
     log(`server up at ${url} (pid ${server.pid ?? '?'})`);
 
     // 3. The subscriber, then sampling until the end.
-    const subscriber = new Subscriber(`${url}/api/trpc/cluster.watch`);
+    // The lean wire, as the console asks for it.
+    const subscriber = new Subscriber(
+      `${url}/api/trpc/cluster.watch?input=${encodeURIComponent(JSON.stringify({ wire: 1 }))}`,
+    );
     subscriber.start();
     cleanups.push(() => subscriber.stop());
     const t0 = Date.now();

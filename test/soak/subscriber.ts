@@ -4,6 +4,7 @@
  * one more than the one before (a snapshot restarts the count at its own seq).
  */
 import { decode } from '@/lib/timeline/codec';
+import { batchEvents, WireDecoder } from '@/lib/timeline/wire';
 import type { WatchMessage } from '@/server/trpc/routers/cluster';
 
 export interface SubscriberReport {
@@ -34,6 +35,8 @@ export class Subscriber {
   private lastEventId: string | undefined;
   private readonly ac = new AbortController();
   private running: Promise<void> | undefined;
+  /** The lean wire, as the console asks for it (trpc/cluster-source.ts). */
+  private readonly decoder = new WireDecoder();
 
   constructor(
     private readonly url: string,
@@ -117,11 +120,12 @@ export class Subscriber {
     const message = decode<WatchMessage>(data);
     const r = this.report;
     if (message.type === 'snapshot') {
+      this.decoder.seed(message.state);
       if (r.firstSnapshotSeq === undefined) r.firstSnapshotSeq = message.state.seq;
       else r.resnapshots++;
       r.lastSeq = message.state.seq;
     } else {
-      for (const e of message.events) {
+      for (const e of batchEvents(this.decoder, message)) {
         r.events++;
         if (e.seq <= r.lastSeq) r.duplicates++;
         else if (e.seq !== r.lastSeq + 1) r.gaps.push([r.lastSeq + 1, e.seq]);

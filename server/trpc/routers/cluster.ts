@@ -2,13 +2,39 @@ import { tracked, TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import type { ClusterState } from '@/lib/timeline/state';
+import { WireEncoder, type WireFrame } from '@/lib/timeline/wire';
 import { publicProcedure, router } from '../init';
 
-/** One streamed item: the full state (first, or after a gap) or a batch of events in seq order. */
+/**
+ * One streamed item: the full state (first, or after a gap), then batches of events in seq order
+ * — as plain events, or, for a reader that asked for `wire: 1`, as lean wire frames
+ * (lib/timeline/wire.ts) that decode to the same events.
+ */
 export type WatchMessage =
-  { type: 'snapshot'; state: ClusterState } | { type: 'events'; events: TimelineEvent[] };
+  | { type: 'snapshot'; state: ClusterState }
+  | { type: 'events'; events: TimelineEvent[] }
+  | WireFrame;
 
 const BACKFILL_PAGE = 2_000;
+
+/**
+ * How long a live batch waits for the batches that follow it (the other commits of the same
+ * relist, other nodes' relists) before they all go as one SSE message: each message costs its
+ * framing and a compressor flush, which at one transition per message was most of the stream.
+ */
+export const WATCH_COALESCE_MS = 20;
+
+const wait = (ms: number, signal: AbortSignal | undefined) =>
+  new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 
 const lastEventId = z
   .string()
@@ -37,49 +63,54 @@ export const clusterRouter = router({
    * with lastEventId resumes with no gap and no duplicate: subscribe to the live bus first, then
    * backfill from the store, then skip anything at or below the last sent seq.
    */
-  watch: publicProcedure.input(z.object({ lastEventId }).optional()).subscription(async function* ({
-    ctx,
-    input,
-    signal,
-  }) {
-    const live = ctx.engine.subscribe(signal);
-    try {
-      let sent: number;
-      const resumeFrom = input?.lastEventId != null ? Number(input.lastEventId) : undefined;
-      if (
-        resumeFrom === undefined ||
-        resumeFrom < ctx.engine.oldestSeq() - 1 ||
-        resumeFrom > ctx.engine.snapshot().seq
-      ) {
-        // First connection, or the gap reaches past retention (or a foreign id): start from a snapshot.
-        const state = ctx.engine.snapshot();
-        sent = state.seq;
-        yield tracked(String(sent), { type: 'snapshot', state } satisfies WatchMessage);
-      } else {
-        sent = resumeFrom;
+  watch: publicProcedure
+    .input(z.object({ lastEventId, wire: z.literal(1).optional() }).optional())
+    .subscription(async function* ({ ctx, input, signal }) {
+      const live = ctx.engine.subscribe(signal);
+      const encoder = input?.wire === 1 ? new WireEncoder() : undefined;
+      const message = (events: TimelineEvent[]): WatchMessage =>
+        encoder ? encoder.encode(events) : { type: 'events', events };
+      try {
+        let sent: number;
+        const resumeFrom = input?.lastEventId != null ? Number(input.lastEventId) : undefined;
+        if (
+          resumeFrom === undefined ||
+          resumeFrom < ctx.engine.oldestSeq() - 1 ||
+          resumeFrom > ctx.engine.snapshot().seq
+        ) {
+          // First connection, or the gap reaches past retention (or a foreign id): start from a snapshot.
+          const state = ctx.engine.snapshot();
+          sent = state.seq;
+          encoder?.seed(state);
+          yield tracked(String(sent), { type: 'snapshot', state } satisfies WatchMessage);
+        } else {
+          sent = resumeFrom;
+        }
+        // Backfill what was recorded after `sent` (covers reconnects and the snapshot/subscribe race).
+        for (;;) {
+          const page = ctx.engine.eventsAfter(sent, BACKFILL_PAGE);
+          if (page.length === 0) break;
+          sent = page[page.length - 1]?.seq ?? sent;
+          yield tracked(String(sent), message(page));
+        }
+        for await (const batch of live) {
+          if (WATCH_COALESCE_MS > 0) await wait(WATCH_COALESCE_MS, signal);
+          const fresh: TimelineEvent[] = [];
+          for (const b of [batch, ...live.drain()])
+            for (const e of b) if (e.seq > (fresh[fresh.length - 1]?.seq ?? sent)) fresh.push(e);
+          if (fresh.length === 0) continue;
+          sent = fresh[fresh.length - 1]?.seq ?? sent;
+          yield tracked(String(sent), message(fresh));
+        }
+        if (live.overflowed) {
+          // We fell behind the live bus: end with a retryable error; the client resumes from `sent`.
+          throw new TRPCError({
+            code: 'INTERNAL_SERVER_ERROR',
+            message: 'subscriber fell behind; resume from the last event id',
+          });
+        }
+      } finally {
+        live.close();
       }
-      // Backfill what was recorded after `sent` (covers reconnects and the snapshot/subscribe race).
-      for (;;) {
-        const page = ctx.engine.eventsAfter(sent, BACKFILL_PAGE);
-        if (page.length === 0) break;
-        sent = page[page.length - 1]?.seq ?? sent;
-        yield tracked(String(sent), { type: 'events', events: page } satisfies WatchMessage);
-      }
-      for await (const batch of live) {
-        const fresh = batch.filter((e) => e.seq > sent);
-        if (fresh.length === 0) continue;
-        sent = fresh[fresh.length - 1]?.seq ?? sent;
-        yield tracked(String(sent), { type: 'events', events: fresh } satisfies WatchMessage);
-      }
-      if (live.overflowed) {
-        // We fell behind the live bus: end with a retryable error; the client resumes from `sent`.
-        throw new TRPCError({
-          code: 'INTERNAL_SERVER_ERROR',
-          message: 'subscriber fell behind; resume from the last event id',
-        });
-      }
-    } finally {
-      live.close();
-    }
-  }),
+    }),
 });

@@ -1,0 +1,228 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { encode, reviveInPlace, toJsonValue } from './codec';
+import type { TimelineEvent } from './events';
+import { sampleEvents } from './file/testing';
+import { reduceAll } from './reducer';
+import { emptyState, type ClusterState } from './state';
+import { WireDecoder, WireEncoder, WireError, type WireFrame } from './wire';
+
+/** As the SSE transport carries it: the tRPC transformer's JSON on one side, revived on the other. */
+const transport = <T>(v: T): T => reviveInPlace<T>(JSON.parse(JSON.stringify(toJsonValue(v))));
+
+/** Events as the timeline would write them, keys sorted (the wire may reorder a status's keys). */
+function canonical(events: readonly TimelineEvent[]): string {
+  return JSON.stringify(
+    JSON.parse(encode(events), (_k, v: unknown) =>
+      v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)))
+        : v,
+    ),
+  );
+}
+
+function chunks<T>(items: readonly T[], sizes: readonly number[]): T[][] {
+  const out: T[][] = [];
+  let i = 0;
+  let s = 0;
+  while (i < items.length) {
+    const n = Math.max(1, sizes[s++ % Math.max(1, sizes.length)] ?? 1);
+    out.push(items.slice(i, i + n));
+    i += n;
+  }
+  return out;
+}
+
+function roundTrip(
+  events: readonly TimelineEvent[],
+  opts: { sizes?: number[]; tableSize?: number; seed?: ClusterState } = {},
+): { back: TimelineEvent[]; frames: WireFrame[] } {
+  const enc = new WireEncoder(opts.tableSize ? { tableSize: opts.tableSize } : {});
+  const dec = new WireDecoder(opts.tableSize ? { tableSize: opts.tableSize } : {});
+  if (opts.seed) {
+    enc.seed(opts.seed);
+    dec.seed(transport(opts.seed));
+  }
+  const frames: WireFrame[] = [];
+  const back: TimelineEvent[] = [];
+  for (const batch of chunks(events, opts.sizes ?? [7])) {
+    const frame = transport(enc.encode(batch));
+    frames.push(frame);
+    back.push(...dec.decode(frame));
+  }
+  return { back, frames };
+}
+
+describe('lean wire', () => {
+  const events = sampleEvents(6);
+
+  it('decodes to the events it was given, through the SSE transport', () => {
+    const { back, frames } = roundTrip(events);
+    expect(canonical(back)).toBe(canonical(events));
+    expect(frames[0]?.r).toBe(1);
+    expect(frames.slice(1).every((f) => f.r === undefined)).toBe(true);
+  });
+
+  it('folds to the same state as the plain events (live equals replay)', () => {
+    const { back } = roundTrip(events, { sizes: [1, 3, 50] });
+    expect(encode(reduceAll(emptyState(), back))).toBe(encode(reduceAll(emptyState(), events)));
+  });
+
+  it('continues a stream that began with a snapshot, diffing against its statuses', () => {
+    const cut = Math.floor(events.length / 2);
+    const seed = reduceAll(emptyState(), events.slice(0, cut));
+    const rest = events.slice(cut);
+    const { back, frames } = roundTrip(rest, { seed });
+    expect(canonical(back)).toBe(canonical(rest));
+    expect(frames[0]?.r).toBeUndefined();
+    // Some container status went as a diff against the snapshot's.
+    expect(frames.some((f) => f.e.some((e) => e.D !== undefined))).toBe(true);
+    expect(encode(reduceAll(seed, back))).toBe(encode(reduceAll(emptyState(), events)));
+  });
+
+  it('is smaller than the plain events: diffs, interned ids, inputs not repeating params', () => {
+    const { frames } = roundTrip(events, { sizes: [5] });
+    const plain = chunks(events, [5]).map((b) => JSON.stringify(toJsonValue(b)).length);
+    const lean = frames.map((f) => JSON.stringify(toJsonValue(f)).length);
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    expect(sum(lean)).toBeLessThan(sum(plain) * 0.7);
+  });
+
+  it('sends a kill and the restart after it as diffs; inputs equal to params as keys', () => {
+    const id1 = 'a'.repeat(64);
+    const id2 = 'b'.repeat(64);
+    const running = {
+      name: 'web',
+      restartCount: 0,
+      image: 'podscope.local/busybox:1',
+      imageID: 'podscope.local/busybox@sha256:' + 'c'.repeat(64),
+      containerID: `containerd://${id1}`,
+      ready: true,
+      state: { running: { startedAt: new Date(1_000_000) } },
+      started: true,
+    };
+    const terminated = {
+      ...running,
+      ready: false,
+      started: false,
+      state: {
+        terminated: {
+          exitCode: 137,
+          reason: 'Error',
+          startedAt: new Date(1_000_000),
+          finishedAt: new Date(2_000_000),
+          containerID: `containerd://${id1}`,
+        },
+      },
+    };
+    const restarted = {
+      ...running,
+      restartCount: 1,
+      containerID: `containerd://${id2}`,
+      state: { running: { startedAt: new Date(3_000_000) } },
+      lastState: terminated.state,
+    };
+    const base = {
+      kind: 'container',
+      podUid: 'u1',
+      list: 'regular',
+      name: 'web',
+      node: 'n1',
+    } as const;
+    const stream: TimelineEvent[] = [
+      { ...base, seq: 10, t: 1, type: 'ContainerStateChanged', status: running, to: 'running' },
+      {
+        ...base,
+        seq: 11,
+        t: 2,
+        type: 'ContainerStateChanged',
+        status: terminated,
+        from: 'running',
+        to: 'terminated',
+        why: {
+          id: 'container.terminated.error',
+          params: { exitCode: 137, reason: 'Error' },
+          rule: 'pkg/kubelet/kubelet_pods.go convertToAPIContainerStatuses',
+          inputs: { restartCount: 0, ready: false, exitCode: 137, reason: 'Error' },
+        },
+      },
+      { ...base, seq: 12, t: 3, type: 'ContainerStateChanged', status: restarted, to: 'running' },
+    ];
+    const { back, frames } = roundTrip(stream, { sizes: [1] });
+    expect(canonical(back)).toBe(canonical(stream));
+    const [, kill, restart] = frames.map((f) => f.e[0] as Record<string, unknown>);
+    expect(kill?.S).toBeUndefined();
+    expect(Object.keys((kill?.D as { s: object }).s).sort()).toEqual(['ready', 'started', 'state']);
+    expect((kill?.w as { n: unknown[] }).n).toEqual([
+      ['restartCount', 0],
+      ['ready', false],
+      'exitCode',
+      'reason',
+    ]);
+    // The restart: lastState is the previous state (sent as a flag), the new id goes once.
+    expect(restart?.D).toMatchObject({ L: 1 });
+    expect(JSON.stringify(restart)).not.toContain('lastState');
+    expect(JSON.stringify(frames).split(id1).length - 1).toBe(1);
+  });
+
+  it('round-trips whatever the batch sizes, table size and snapshot point (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 1, max: 64 }),
+        fc.integer({ min: 0, max: events.length }),
+        (sizes, tableSize, cut) => {
+          const seed = cut > 0 ? reduceAll(emptyState(), events.slice(0, cut)) : undefined;
+          const rest = events.slice(cut);
+          const { back } = roundTrip(rest, { sizes, tableSize, ...(seed ? { seed } : {}) });
+          expect(canonical(back)).toBe(canonical(rest));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a resumed stream (no snapshot) starts over: the reset frame clears what the reader held', () => {
+    const enc1 = new WireEncoder();
+    const dec = new WireDecoder();
+    const cut = 40;
+    for (const b of chunks(events.slice(0, cut), [9])) dec.decode(transport(enc1.encode(b)));
+    // The connection drops; the server resumes after the last seq with a new encoder.
+    const enc2 = new WireEncoder();
+    const back: TimelineEvent[] = [];
+    for (const b of chunks(events.slice(cut), [4]))
+      back.push(...dec.decode(transport(enc2.encode(b))));
+    expect(canonical(back)).toBe(canonical(events.slice(cut)));
+  });
+
+  it('refuses frames it cannot follow with a WireError', () => {
+    const dec = new WireDecoder();
+    expect(() => dec.decode({ type: 'events', events: [] })).toThrow(WireError);
+    expect(() => dec.decode({ type: 'wire', v: 2, s: 1, e: [] })).toThrow(/version/);
+    expect(() => dec.decode({ type: 'wire', v: 1, s: 1, e: [{ k: 5 }] })).toThrow(/known slot/);
+    expect(() => dec.decode({ type: 'wire', v: 1, s: 1, e: ['x'] })).toThrow(/not an object/);
+    expect(() =>
+      dec.decode({ type: 'wire', v: 1, s: 1, e: [{ k: 'container:ContainerStateChanged' }] }),
+    ).toThrow(/no node/);
+    expect(() =>
+      dec.decode({
+        type: 'wire',
+        v: 1,
+        s: 1,
+        e: [
+          {
+            k: 'container:ContainerStateChanged',
+            n: 'a',
+            p: 'u',
+            N: 'c',
+            l: 'regular',
+            D: { s: { ready: true } },
+          },
+        ],
+      }),
+    ).toThrow(/never sent/);
+    expect(() =>
+      dec.decode({ type: 'wire', v: 1, s: 1, e: [{ k: 'cri:RelistFailed', n: 'a', z: 1 }] }),
+    ).toThrow(/unknown field/);
+  });
+});

@@ -1,0 +1,547 @@
+/**
+ * The lean event wire: how a stream of timeline events travels to a live reader (the console's
+ * cluster.watch SSE stream; the cluster bus may use the same encoder per subject). It is a
+ * transport encoding only — `WireDecoder.decode(WireEncoder.encode(events))` gives back the same
+ * events (equal as `encode()` writes them), which the reader folds through the one reducer exactly
+ * as replay does. Stored timelines and timeline files keep the plain event shape (file/FORMAT.md).
+ *
+ * Both ends are stateful, per stream, and change their state the same way from the same events:
+ * - **Interned strings.** Node names, pod uids, container ids, image refs, explanation ids and
+ *   rules, event kinds: the first time such a string is sent it goes as itself and both ends put
+ *   it in a table; later it goes as its slot number. The table is a ring of `tableSize` slots
+ *   (the oldest string leaves first), so a long stream holds a bounded table.
+ * - **Status diffs.** A container's status is sent whole the first time the stream mentions the
+ *   container (or when the snapshot the stream began with did not hold it), afterwards as the
+ *   top-level fields that changed from the previous status of the same container, with
+ *   `lastState` as "the previous `state`" when that is what it is (a restart).
+ * - **No repeated explanation inputs.** An input whose value equals the param of the same name
+ *   goes as its key alone.
+ * - **Implicit seq, cause and time.** Consecutive seqs are implied, a cause goes as its distance
+ *   back, a time as the step from the previous event's, a node as "same as the previous event".
+ *
+ * A stream starts either with `seed(snapshot)` on both ends (the snapshot the reader received),
+ * or, without a snapshot (a resumed connection), with a frame flagged `r`: the decoder then drops
+ * everything it held. A frame that does not decode throws `WireError`; the reader must then start
+ * a new stream (its table and statuses can no longer be trusted).
+ */
+import type { V1ContainerStatus } from '@kubernetes/client-node';
+import type { Explanation } from '../kubelet/explanation';
+import type { TimelineEvent } from './events';
+import type { ClusterState, PodView } from './state';
+
+export const WIRE_VERSION = 1;
+/** Slots in each end's string table (a ring). */
+export const WIRE_TABLE_SIZE = 8192;
+
+/** One encoded batch of events. */
+export interface WireFrame {
+  type: 'wire';
+  v: typeof WIRE_VERSION;
+  /** The first frame of a stream that did not begin with a snapshot: forget the table and statuses. */
+  r?: 1;
+  /** seq of the first event. */
+  s: number;
+  e: Record<string, unknown>[];
+}
+
+export class WireError extends Error {
+  override name = 'WireError';
+}
+
+type Lit = string | number;
+
+// ── the string table ─────────────────────────────────────────────────────────────────────────
+
+class EncodeTable {
+  private readonly slots: (string | undefined)[];
+  private readonly index = new Map<string, number>();
+  private next = 0;
+
+  constructor(private readonly size: number) {
+    this.slots = new Array<string | undefined>(size);
+  }
+
+  /** The slot of a string already sent, else the string itself (which both ends then intern). */
+  ref(s: string): Lit {
+    const slot = this.index.get(s);
+    if (slot !== undefined) return slot;
+    const at = this.next;
+    this.next = (this.next + 1) % this.size;
+    const old = this.slots[at];
+    if (old !== undefined) this.index.delete(old);
+    this.slots[at] = s;
+    this.index.set(s, at);
+    return s;
+  }
+}
+
+class DecodeTable {
+  private readonly slots: (string | undefined)[];
+  private next = 0;
+
+  constructor(private readonly size: number) {
+    this.slots = new Array<string | undefined>(size);
+  }
+
+  read(v: unknown, what: string): string {
+    if (typeof v === 'string') {
+      this.slots[this.next] = v;
+      this.next = (this.next + 1) % this.size;
+      return v;
+    }
+    if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < this.size) {
+      const s = this.slots[v];
+      if (s !== undefined) return s;
+    }
+    throw new WireError(`${what}: ${JSON.stringify(v)} is neither a string nor a known slot`);
+  }
+}
+
+// ── container statuses both ends remember ────────────────────────────────────────────────────
+
+interface PodEntry {
+  node: string;
+  statuses: Map<string, V1ContainerStatus>;
+}
+
+class StatusMirror {
+  private pods = new Map<string, PodEntry>();
+
+  clear(): void {
+    this.pods = new Map();
+  }
+
+  seed(state: ClusterState): void {
+    this.clear();
+    for (const node of Object.values(state.nodes))
+      for (const pod of Object.values(node.pods)) this.setPod(node.name, pod);
+  }
+
+  get(podUid: string, list: string, name: string): V1ContainerStatus | undefined {
+    return this.pods.get(podUid)?.statuses.get(`${list}/${name}`);
+  }
+
+  /** What an event changes (called with the whole event, on both ends, in stream order). */
+  apply(e: TimelineEvent): void {
+    if (e.kind === 'container') {
+      let pod = this.pods.get(e.podUid);
+      if (e.type === 'ContainerRemoved' || !e.status) {
+        pod?.statuses.delete(`${e.list}/${e.name}`);
+        return;
+      }
+      if (!pod) {
+        pod = { node: e.node, statuses: new Map() };
+        this.pods.set(e.podUid, pod);
+      }
+      pod.statuses.set(`${e.list}/${e.name}`, e.status);
+    } else if (e.kind === 'pod') {
+      if (e.type === 'PodAdded' && e.pod) this.setPod(e.node, e.pod);
+      else if (e.type === 'PodRemoved') this.pods.delete(e.podUid);
+    } else if (e.kind === 'node' && e.type === 'NodeRemoved') {
+      for (const [uid, pod] of this.pods) if (pod.node === e.node) this.pods.delete(uid);
+    }
+  }
+
+  private setPod(node: string, pod: PodView): void {
+    const statuses = new Map<string, V1ContainerStatus>();
+    for (const s of pod.status.initContainerStatuses ?? []) statuses.set(`init/${s.name}`, s);
+    for (const s of pod.status.containerStatuses ?? []) statuses.set(`regular/${s.name}`, s);
+    this.pods.set(pod.uid, { node, statuses });
+  }
+}
+
+// ── equality as encoded (Dates by their time) ────────────────────────────────────────────────
+
+function equal(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a instanceof Date || b instanceof Date)
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    if (a.length !== bb.length) return false;
+    for (let i = 0; i < a.length; i++) if (!equal(a[i], bb[i])) return false;
+    return true;
+  }
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const ka = Object.keys(ra).filter((k) => ra[k] !== undefined);
+  const kb = Object.keys(rb).filter((k) => rb[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) if (!Object.hasOwn(rb, k) || !equal(ra[k], rb[k])) return false;
+  return true;
+}
+
+// ── the parts both directions map the same way ───────────────────────────────────────────────
+
+/** Status fields whose strings are interned (top level and inside each state of state/lastState). */
+const STATUS_INTERNED = new Set(['containerID', 'image', 'imageID']);
+
+/**
+ * A copy of a status-like object with the interned fields mapped by `fn`, in key order (the
+ * encoder and the decoder must meet the strings in the same order).
+ */
+function mapStatus(
+  status: Record<string, unknown>,
+  fn: (key: string, v: unknown) => unknown,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(status)) {
+    const v = status[k];
+    if (v === undefined) continue;
+    if (STATUS_INTERNED.has(k)) out[k] = fn(k, v);
+    else if ((k === 'state' || k === 'lastState') && isRecord(v)) {
+      const states: Record<string, unknown> = {};
+      for (const which of Object.keys(v)) {
+        const inner = v[which];
+        if (isRecord(inner)) {
+          const s: Record<string, unknown> = {};
+          for (const ik of Object.keys(inner))
+            if (inner[ik] !== undefined)
+              s[ik] = ik === 'containerID' ? fn(ik, inner[ik]) : inner[ik];
+          states[which] = s;
+        } else states[which] = inner;
+      }
+      out[k] = states;
+    } else out[k] = v;
+  }
+  return out;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+
+const CID = /^([a-z][a-z0-9+.-]*):\/\/(.+)$/;
+
+// ── encoder ──────────────────────────────────────────────────────────────────────────────────
+
+export interface WireOptions {
+  tableSize?: number;
+}
+
+export class WireEncoder {
+  private table: EncodeTable;
+  private readonly mirror = new StatusMirror();
+  private fresh = true;
+  private readonly size: number;
+
+  constructor(options: WireOptions = {}) {
+    this.size = options.tableSize ?? WIRE_TABLE_SIZE;
+    this.table = new EncodeTable(this.size);
+  }
+
+  /** The stream begins with this snapshot (the reader seeds its decoder with the same one). */
+  seed(state: ClusterState): void {
+    this.table = new EncodeTable(this.size);
+    this.mirror.seed(state);
+    this.fresh = false;
+  }
+
+  encode(events: readonly TimelineEvent[]): WireFrame {
+    const first = events[0]?.seq ?? 0;
+    const frame: WireFrame = { type: 'wire', v: WIRE_VERSION, s: first, e: [] };
+    if (this.fresh) {
+      frame.r = 1;
+      this.fresh = false;
+      this.table = new EncodeTable(this.size);
+      this.mirror.clear();
+    }
+    let seq = first - 1;
+    let t = 0;
+    let node: string | undefined;
+    for (const e of events) {
+      frame.e.push(this.event(e, seq, t, node));
+      seq = e.seq;
+      t = e.t;
+      node = e.node;
+      this.mirror.apply(e);
+    }
+    return frame;
+  }
+
+  private s(v: string): Lit {
+    return this.table.ref(v);
+  }
+
+  private cid = (_k: string, v: unknown): unknown => {
+    if (typeof v !== 'string') return v === null ? null : [v];
+    if (_k !== 'containerID') return this.s(v);
+    const m = CID.exec(v);
+    return m ? [this.s(m[1] as string), this.s(m[2] as string)] : this.s(v);
+  };
+
+  private why(w: Explanation): Record<string, unknown> {
+    const out: Record<string, unknown> = { i: this.s(w.id) };
+    if (w.params !== undefined) out.p = w.params;
+    if (w.rule !== undefined) out.r = this.s(w.rule);
+    if (w.inputs !== undefined) {
+      const params = w.params;
+      out.n = Object.entries(w.inputs).map(([k, v]) =>
+        params && Object.hasOwn(params, k) && params[k] === v ? k : [k, v],
+      );
+    }
+    for (const k of Object.keys(w) as (keyof Explanation)[])
+      if (!['id', 'params', 'rule', 'inputs'].includes(k) && w[k] !== undefined) out[k] = w[k];
+    return out;
+  }
+
+  private event(
+    e: TimelineEvent,
+    prevSeq: number,
+    prevT: number,
+    prevNode: string | undefined,
+  ): Record<string, unknown> {
+    const o: Record<string, unknown> = { k: this.s(`${e.kind}:${e.type}`) };
+    if (e.seq !== prevSeq + 1) o.q = e.seq;
+    if (e.t !== prevT) o.t = e.t - prevT;
+    if (e.node !== prevNode) o.n = this.s(e.node);
+    const r = e as unknown as Record<string, unknown>;
+    for (const [key, short] of SHORT) {
+      const v = r[key];
+      if (typeof v === 'string') o[short] = this.s(v);
+    }
+    if (typeof e.cause === 'number') o.c = e.seq - e.cause;
+    if ('why' in e && e.why !== undefined) o.w = this.why(e.why);
+    if (e.kind === 'container' && e.status) {
+      const prev = this.mirror.get(e.podUid, e.list, e.name);
+      o[prev ? 'D' : 'S'] = prev
+        ? this.diff(prev, e.status)
+        : mapStatus(e.status as unknown as Record<string, unknown>, this.cid);
+    }
+    if (e.kind === 'pod' && e.patch?.whyPhase)
+      o.P = { ...e.patch, whyPhase: this.why(e.patch.whyPhase) };
+    for (const key of Object.keys(r)) {
+      if (r[key] === undefined || handled(e, key, r[key])) continue;
+      if (key === 'patch' && o.P !== undefined) continue;
+      if (key.length < 2) throw new WireError(`event field "${key}" cannot be sent`);
+      o[key] = r[key];
+    }
+    return o;
+  }
+
+  private diff(prev: V1ContainerStatus, next: V1ContainerStatus): Record<string, unknown> {
+    const p = prev as unknown as Record<string, unknown>;
+    const n = next as unknown as Record<string, unknown>;
+    const set: Record<string, unknown> = {};
+    const del: string[] = [];
+    let lastIsPrevState = false;
+    for (const k of Object.keys(n)) {
+      if (n[k] === undefined || equal(p[k], n[k])) continue;
+      if (k === 'lastState' && p.state !== undefined && equal(p.state, n[k])) {
+        lastIsPrevState = true;
+        continue;
+      }
+      set[k] = n[k];
+    }
+    for (const k of Object.keys(p)) if (p[k] !== undefined && n[k] === undefined) del.push(k);
+    const out: Record<string, unknown> = {};
+    if (Object.keys(set).length > 0) out.s = mapStatus(set, this.cid);
+    if (del.length > 0) out.x = del;
+    if (lastIsPrevState) out.L = 1;
+    return out;
+  }
+}
+
+/** Top-level string fields sent interned, under one-letter names, in this order. */
+const SHORT: readonly (readonly [string, string])[] = [
+  ['podUid', 'p'],
+  ['id', 'i'],
+  ['container', 'C'],
+  ['name', 'N'],
+  ['list', 'l'],
+  ['source', 'o'],
+  ['from', 'f'],
+  ['to', 'T'],
+];
+/** Fields the encoder writes in its own way (the rest are copied as they are). */
+function handled(e: TimelineEvent, key: string, v: unknown): boolean {
+  switch (key) {
+    case 'kind':
+    case 'type':
+    case 'seq':
+    case 't':
+    case 'node':
+      return true;
+    case 'cause':
+      return typeof v === 'number';
+    case 'why':
+      return v !== undefined;
+    case 'status':
+      return e.kind === 'container';
+    default:
+      return typeof v === 'string' && SHORT_KEYS.has(key);
+  }
+}
+const SHORT_KEYS = new Set(SHORT.map(([k]) => k));
+
+// ── decoder ──────────────────────────────────────────────────────────────────────────────────
+
+export class WireDecoder {
+  private table: DecodeTable;
+  private readonly mirror = new StatusMirror();
+  private readonly size: number;
+
+  constructor(options: WireOptions = {}) {
+    this.size = options.tableSize ?? WIRE_TABLE_SIZE;
+    this.table = new DecodeTable(this.size);
+  }
+
+  /** The stream began with this snapshot. */
+  seed(state: ClusterState): void {
+    this.table = new DecodeTable(this.size);
+    this.mirror.seed(state);
+  }
+
+  decode(frame: unknown): TimelineEvent[] {
+    if (!isRecord(frame) || frame.type !== 'wire')
+      throw new WireError('not a wire frame (expected {type: "wire", …})');
+    if (frame.v !== WIRE_VERSION)
+      throw new WireError(`wire version ${String(frame.v)} is not ${WIRE_VERSION}`);
+    if (typeof frame.s !== 'number' || !Number.isSafeInteger(frame.s))
+      throw new WireError('wire frame without a first seq');
+    if (!Array.isArray(frame.e)) throw new WireError('wire frame without events');
+    if (frame.r === 1) {
+      this.table = new DecodeTable(this.size);
+      this.mirror.clear();
+    }
+    const out: TimelineEvent[] = [];
+    let seq = frame.s - 1;
+    let t = 0;
+    let node: string | undefined;
+    for (const [i, raw] of (frame.e as unknown[]).entries()) {
+      if (!isRecord(raw)) throw new WireError(`event ${i} is not an object`);
+      const e = this.event(raw, seq, t, node, i);
+      out.push(e);
+      seq = e.seq;
+      t = e.t;
+      node = e.node;
+      this.mirror.apply(e);
+    }
+    return out;
+  }
+
+  private cid = (k: string, v: unknown): unknown => {
+    if (v === null) return null;
+    if (Array.isArray(v)) {
+      if (v.length === 1) return v[0];
+      if (k !== 'containerID' || v.length !== 2) throw new WireError(`bad ${k}`);
+      return `${this.table.read(v[0], k)}://${this.table.read(v[1], k)}`;
+    }
+    return this.table.read(v, k);
+  };
+
+  private why(raw: unknown): Explanation {
+    if (!isRecord(raw)) throw new WireError('explanation is not an object');
+    const w: Record<string, unknown> = { id: this.table.read(raw.i, 'why.id') };
+    const params = raw.p;
+    if (params !== undefined) {
+      if (!isRecord(params)) throw new WireError('explanation params are not an object');
+      w.params = params;
+    }
+    if (raw.r !== undefined) w.rule = this.table.read(raw.r, 'why.rule');
+    if (raw.n !== undefined) {
+      if (!Array.isArray(raw.n)) throw new WireError('explanation inputs are not a list');
+      const inputs: Record<string, unknown> = {};
+      for (const item of raw.n as unknown[]) {
+        if (typeof item === 'string') {
+          if (!isRecord(params) || !Object.hasOwn(params, item))
+            throw new WireError(`explanation input "${item}" names no param`);
+          inputs[item] = params[item];
+        } else if (Array.isArray(item) && item.length === 2 && typeof item[0] === 'string')
+          inputs[item[0]] = item[1];
+        else throw new WireError('explanation input is neither a key nor a [key, value] pair');
+      }
+      w.inputs = inputs;
+    }
+    for (const k of Object.keys(raw)) if (k.length > 1) w[k] = raw[k];
+    return w as unknown as Explanation;
+  }
+
+  private event(
+    o: Record<string, unknown>,
+    prevSeq: number,
+    prevT: number,
+    prevNode: string | undefined,
+    i: number,
+  ): TimelineEvent {
+    const kt = this.table.read(o.k, `event ${i} kind`);
+    const colon = kt.indexOf(':');
+    if (colon <= 0) throw new WireError(`event ${i}: bad kind "${kt}"`);
+    const seq = o.q === undefined ? prevSeq + 1 : o.q;
+    if (typeof seq !== 'number' || !Number.isSafeInteger(seq))
+      throw new WireError(`event ${i}: bad seq`);
+    if (o.t !== undefined && typeof o.t !== 'number') throw new WireError(`event ${i}: bad time`);
+    const t = prevT + (o.t ?? 0);
+    const node = o.n === undefined ? prevNode : this.table.read(o.n, `event ${i} node`);
+    if (node === undefined) throw new WireError(`event ${i}: no node`);
+    const e: Record<string, unknown> = {
+      kind: kt.slice(0, colon),
+      type: kt.slice(colon + 1),
+      seq,
+      t,
+      node,
+    };
+    for (const [key, short] of SHORT)
+      if (o[short] !== undefined) e[key] = this.table.read(o[short], `event ${i} ${key}`);
+    if (o.c !== undefined) {
+      if (typeof o.c !== 'number') throw new WireError(`event ${i}: bad cause`);
+      e.cause = seq - o.c;
+    }
+    if (o.w !== undefined) e.why = this.why(o.w);
+    if (o.S !== undefined) {
+      if (!isRecord(o.S)) throw new WireError(`event ${i}: bad status`);
+      e.status = mapStatus(o.S, this.cid);
+    } else if (o.D !== undefined) e.status = this.undiff(e, o.D, i);
+    if (o.P !== undefined) {
+      if (!isRecord(o.P)) throw new WireError(`event ${i}: bad patch`);
+      e.patch = { ...o.P, whyPhase: this.why(o.P.whyPhase) };
+    }
+    for (const k of Object.keys(o)) {
+      if (k.length > 1) e[k] = o[k];
+      else if (!KNOWN_SHORT.has(k)) throw new WireError(`event ${i}: unknown field "${k}"`);
+    }
+    return e as unknown as TimelineEvent;
+  }
+
+  private undiff(e: Record<string, unknown>, raw: unknown, i: number): V1ContainerStatus {
+    if (!isRecord(raw)) throw new WireError(`event ${i}: bad status diff`);
+    const prev = this.mirror.get(String(e.podUid), String(e.list), String(e.name));
+    if (!prev) throw new WireError(`event ${i}: a status diff for a container never sent`);
+    const p = prev as unknown as Record<string, unknown>;
+    const set = raw.s === undefined ? {} : raw.s;
+    if (!isRecord(set)) throw new WireError(`event ${i}: bad status diff`);
+    const mapped = mapStatus(set, this.cid);
+    const del = raw.x === undefined ? [] : raw.x;
+    if (!Array.isArray(del)) throw new WireError(`event ${i}: bad status diff`);
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(p)) if (p[k] !== undefined && !del.includes(k)) out[k] = p[k];
+    Object.assign(out, mapped);
+    if (raw.L === 1) out.lastState = p.state;
+    return out as unknown as V1ContainerStatus;
+  }
+}
+
+const KNOWN_SHORT = new Set([
+  'k',
+  'q',
+  't',
+  'n',
+  'c',
+  'w',
+  'S',
+  'D',
+  'P',
+  ...SHORT.map(([, s]) => s),
+]);
+
+/**
+ * The events of one streamed batch, whichever way it came: a wire frame (decoded, advancing the
+ * decoder) or plain events.
+ */
+export function batchEvents(
+  decoder: WireDecoder,
+  message: WireFrame | { type: 'events'; events: TimelineEvent[] },
+): TimelineEvent[] {
+  return message.type === 'wire' ? decoder.decode(message) : message.events;
+}
