@@ -40,12 +40,13 @@ describe('bus messages', () => {
       cluster: 'c1',
       node: 'n.1',
       epoch: EPOCH,
-      seq: 9,
+      seq: 3,
       t: 1,
       lost: { from: 3, to: 8 },
       reason: 'outbox-full',
     };
     expect(parseBusMessage(encodeMessage(gap), 'c1', 'n.1')).toEqual({ ok: true, value: gap });
+    expect(lastSeqOf(gap)).toBe(8);
   });
 
   const cases: [string, Uint8Array, string, string | undefined][] = [
@@ -85,7 +86,7 @@ describe('bus messages', () => {
       'n.1',
     ],
     [
-      'a gap that covers its own seq',
+      'a gap that does not start at its own seq',
       bytes({
         v: 1,
         type: 'gap',

@@ -5,7 +5,9 @@
  *
  * An `events` message carries a run of one agent's transitions with consecutive per-node seqs:
  * events[i].seq === seq + i. A `gap` message takes one seq and says which seqs the agent dropped
- * (its outbox overflowed while NATS was unreachable), so a gap is explicit, never silent.
+ * (its outbox overflowed while NATS was unreachable), so a gap is explicit, never silent. A gap
+ * occupies the seqs it stands for (seq = lost.from … lost.to), so every node's run of seqs stays
+ * contiguous and a reader can tell an explained gap from an unexplained one.
  * Both go to the node's subject with the message id `<node token>/<epoch>/<seq>`, which JetStream
  * de-duplicates within its window and PostgreSQL by (node, epoch, seq) forever.
  *
@@ -189,7 +191,7 @@ export function parseBusMessage(
   if (msg.node !== subjectNode)
     return refuse('subject-mismatch', `body says node "${msg.node}", subject "${subjectNode}"`);
   if (msg.type === 'gap') {
-    if (msg.lost.from > msg.lost.to || msg.lost.to >= msg.seq)
+    if (msg.lost.from !== msg.seq || msg.lost.to < msg.lost.from)
       return refuse('bad-sequence', `gap ${msg.lost.from}..${msg.lost.to} at seq ${msg.seq}`);
     return { ok: true, value: msg };
   }
@@ -239,4 +241,4 @@ export const messageId = (m: { node: string; epoch: string; seq: number }) =>
 
 /** The last seq a message occupies. */
 export const lastSeqOf = (m: BusMessage) =>
-  m.type === 'gap' ? m.seq : m.seq + m.events.length - 1;
+  m.type === 'gap' ? m.lost.to : m.seq + m.events.length - 1;

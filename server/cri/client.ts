@@ -11,7 +11,12 @@
  * - Returns domain types (lib/kubelet/runtime.ts, ./types.ts); proto shapes stop here.
  */
 import { Client, credentials, status as GrpcStatus } from '@grpc/grpc-js';
-import type { CallOptions as GrpcCallOptions, ChannelOptions, ServiceError } from '@grpc/grpc-js';
+import type {
+  CallOptions as GrpcCallOptions,
+  ChannelOptions,
+  Interceptor,
+  ServiceError,
+} from '@grpc/grpc-js';
 import { connectivityState } from '@grpc/grpc-js';
 import type { RuntimeContainer, RuntimeInfo, RuntimeSandbox } from '@/lib/kubelet/runtime';
 import {
@@ -65,6 +70,8 @@ export interface CriClientOptions {
   maxMessageBytes?: number;
   /** Extra grpc-js channel options (override the defaults above). */
   channelOptions?: ChannelOptions;
+  /** grpc-js client interceptors (the agent's CRI method allow-list). */
+  interceptors?: Interceptor[];
 }
 
 export interface CallOptions {
@@ -169,6 +176,7 @@ export class CriClient {
       // trips at every 64 KiB, which on a busy machine cost a scheduling delay each.
       'grpc-node.flow_control_window': maxBytes,
       ...options.channelOptions,
+      ...(options.interceptors ? { interceptors: options.interceptors } : {}),
     });
   }
 

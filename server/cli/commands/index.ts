@@ -1,4 +1,5 @@
 import type { Command } from '../command';
+import { agentCommand } from './agent';
 import { exportCommand } from './export';
 import { importCommand } from './import';
 import { recordCommand } from './record';
@@ -20,4 +21,5 @@ export const commands: readonly Command[] = [
   replayCommand,
   importCommand,
   exportCommand,
+  agentCommand,
 ];
