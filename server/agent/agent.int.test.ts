@@ -187,7 +187,12 @@ describe('podscope agent', () => {
 
   it('the allow-list refuses every other method before it reaches the runtime', async () => {
     const { node, calls } = await simNode('agent-b');
-    const refused = new Counter('t', 't');
+    const refused = new Counter({
+      name: 't_refused',
+      help: 't',
+      labelNames: ['method'] as const,
+      registers: [],
+    });
     const client = new CriClient(node.endpoint, { interceptors: [criAllowList(refused, quiet)] });
     cleanup.push(() => Promise.resolve(client.close()));
     await expect(client.version()).resolves.toBeDefined();
@@ -199,7 +204,11 @@ describe('podscope agent', () => {
     expect(calls.has('RunPodSandbox')).toBe(false);
     expect(calls.has('RemoveContainer')).toBe(false);
     expect(calls.has('ListImages')).toBe(false);
-    expect(refused.get({ method: '/runtime.v1.RuntimeService/RunPodSandbox' })).toBe(1);
+    expect((await refused.get()).values).toEqual([
+      { value: 1, labels: { method: '/runtime.v1.RuntimeService/RunPodSandbox' } },
+      { value: 1, labels: { method: '/runtime.v1.RuntimeService/RemoveContainer' } },
+      { value: 1, labels: { method: '/runtime.v1.ImageService/ListImages' } },
+    ]);
   });
 
   it('killed (SIGKILL) and restarted: a new epoch from seq 1, no duplicate, the node state rebuilt', async () => {
@@ -333,7 +342,7 @@ describe('NATS outage', () => {
         0,
       );
       expect(lost).toBe(small.outbox.stats.droppedEvents);
-      const metrics = small.metrics.registry.render();
+      const metrics = await small.metrics.render();
       expect(metrics).toMatch(
         new RegExp(
           `podscope_agent_outbox_dropped_events_total ${small.outbox.stats.droppedEvents}`,

@@ -122,15 +122,15 @@ export class Agent {
   private countOutbox(before: { dropped: number; gaps: number }): void {
     const s = this.outbox.stats;
     if (s.droppedEvents > before.dropped)
-      this.metrics.droppedEvents.inc({}, s.droppedEvents - before.dropped);
-    if (s.gaps > before.gaps) this.metrics.gaps.inc({}, s.gaps - before.gaps);
-    this.metrics.outboxMessages.set({}, s.queuedMessages);
-    this.metrics.outboxBytes.set({}, s.queuedBytes);
+      this.metrics.droppedEvents.inc(s.droppedEvents - before.dropped);
+    if (s.gaps > before.gaps) this.metrics.gaps.inc(s.gaps - before.gaps);
+    this.metrics.outboxMessages.set(s.queuedMessages);
+    this.metrics.outboxBytes.set(s.queuedBytes);
   }
 
   async start(): Promise<this> {
     this.http = await startAgentHttp(this.config.listen, {
-      metrics: () => this.metrics.registry.render(),
+      metrics: () => this.metrics.render(),
       health: () => this.health(),
     });
     this.engine.start();
@@ -179,7 +179,7 @@ export class Agent {
     if (!bus) return;
     const up = (v: boolean) => {
       this.natsUp = v;
-      this.metrics.natsConnected.set({}, v ? 1 : 0);
+      this.metrics.natsConnected.set(v ? 1 : 0);
     };
     up(true);
     void (async () => {
@@ -213,7 +213,7 @@ export class Agent {
 
   private counted(msg: BusMessage): void {
     this.metrics.published.inc({ type: msg.type });
-    if (msg.type === 'events') this.metrics.publishedEvents.inc({}, msg.events.length);
+    if (msg.type === 'events') this.metrics.publishedEvents.inc(msg.events.length);
   }
 
   /** Heartbeat every period; the full node state when it changed (at most every stateMs). */

@@ -7,7 +7,7 @@
  * purpose. agent.int.test.ts proves against a real simulated runtime that nothing else arrives.
  */
 import { InterceptingCall, Metadata, status, type Interceptor } from '@grpc/grpc-js';
-import { Counter } from '@/server/metrics/registry';
+import { Counter, type Registry } from '@/server/metrics/registry';
 
 const RUNTIME = '/runtime.v1.RuntimeService/';
 
@@ -35,7 +35,7 @@ export function isAllowedCriMethod(path: string): boolean {
 }
 
 /** Counts refused calls per method (`podscope_agent_cri_refused_total`). */
-export function criAllowList(refused: Counter, log: (line: string) => void): Interceptor {
+export function criAllowList(refused: Counter<'method'>, log: (line: string) => void): Interceptor {
   return (options, nextCall) => {
     const path = options.method_definition.path;
     if (ALLOWED.has(path)) return new InterceptingCall(nextCall(options));
@@ -57,9 +57,11 @@ export function criAllowList(refused: Counter, log: (line: string) => void): Int
   };
 }
 
-export function criRefusedCounter(): Counter {
-  return new Counter(
-    'podscope_agent_cri_refused_total',
-    'CRI calls refused by the agent because the method is not on its read-only allow-list.',
-  );
+export function criRefusedCounter(registers: Registry[] = []): Counter<'method'> {
+  return new Counter({
+    name: 'podscope_agent_cri_refused_total',
+    help: 'CRI calls refused by the agent because the method is not on its read-only allow-list.',
+    labelNames: ['method'] as const,
+    registers,
+  });
 }

@@ -3,6 +3,7 @@
  * default. Anything else is 404; any other method 405. No request body is read.
  */
 import { createServer, type Server } from 'node:http';
+import { EXPOSITION_CONTENT_TYPE } from '@/server/metrics/registry';
 
 export interface AgentHttp {
   server: Server;
@@ -13,7 +14,10 @@ export interface AgentHttp {
 
 export async function startAgentHttp(
   listen: { host: string; port: number },
-  handlers: { metrics(): string; health(): { ok: boolean; detail: Record<string, unknown> } },
+  handlers: {
+    metrics(): Promise<string>;
+    health(): { ok: boolean; detail: Record<string, unknown> };
+  },
 ): Promise<AgentHttp> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -28,7 +32,10 @@ export async function startAgentHttp(
       return;
     }
     if (path === '/metrics') {
-      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(handlers.metrics());
+      handlers.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': EXPOSITION_CONTENT_TYPE }).end(text),
+        () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics failed\n'),
+      );
       return;
     }
     const h = handlers.health();
