@@ -87,11 +87,31 @@ export function buildCreateContainerRequest(
       labels: { ...container.labels },
       annotations: { ...container.annotations },
       log_path: container.logPath ?? '',
+      ...(container.mounts?.length
+        ? {
+            mounts: container.mounts.map((m) => ({
+              container_path: m.containerPath,
+              host_path: m.hostPath,
+              readonly: m.readonly ?? false,
+            })),
+          }
+        : {}),
       linux: {
         resources: linuxResources(container.resources),
         security_context: {
           namespace_options: namespaceOptions(sandbox),
           privileged: container.privileged ?? false,
+          ...(container.runAsUser !== undefined
+            ? { run_as_user: { value: String(container.runAsUser) } }
+            : {}),
+          ...(container.runAsGroup !== undefined
+            ? { run_as_group: { value: String(container.runAsGroup) } }
+            : {}),
+          ...(container.readonlyRootfs ? { readonly_rootfs: true } : {}),
+          ...(container.noNewPrivs ? { no_new_privs: true } : {}),
+          ...(container.dropCapabilities?.length
+            ? { capabilities: { drop_capabilities: container.dropCapabilities } }
+            : {}),
         },
       },
     },

@@ -207,4 +207,14 @@ export interface ContainerSpec {
   logPath?: string;
   resources?: ContainerResourcesSpec;
   privileged?: boolean;
+  /** Bind mounts from the host, as a kubelet passes its volumes (hostPath, emptyDir). */
+  mounts?: { containerPath: string; hostPath: string; readonly?: boolean }[];
+  /** The container's securityContext, as a kubelet translates it (absent: the runtime's defaults). */
+  runAsUser?: number;
+  runAsGroup?: number;
+  readonlyRootfs?: boolean;
+  /** allowPrivilegeEscalation: false. */
+  noNewPrivs?: boolean;
+  /** capabilities.drop, e.g. ['ALL']. */
+  dropCapabilities?: string[];
 }
