@@ -41,7 +41,6 @@ describe('generateNodeConditions', () => {
   it('a healthy node: pressure False, Ready True last, kubelet reasons and messages', () => {
     const r = generateNodeConditions(healthy());
     expect(r.conditions.map((c) => [c.type, c.status, c.reason])).toEqual([
-      ['NetworkUnavailable', 'False', 'RuntimeNetworkReady'],
       ['MemoryPressure', 'False', 'KubeletHasSufficientMemory'],
       ['DiskPressure', 'False', 'KubeletHasNoDiskPressure'],
       ['PIDPressure', 'False', 'KubeletHasSufficientPID'],
@@ -104,7 +103,7 @@ describe('generateNodeConditions', () => {
     });
   });
 
-  it('NetworkReady false: Ready False, NetworkUnavailable True with the runtime reason', () => {
+  it('NetworkReady false: Ready False with the kubelet network error; no NetworkUnavailable (not a kubelet condition)', () => {
     const net: RuntimeCondition = {
       type: 'NetworkReady',
       status: false,
@@ -117,10 +116,7 @@ describe('generateNodeConditions', () => {
     expect(byType(r.conditions, 'Ready')?.message).toBe(
       'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized',
     );
-    expect(byType(r.conditions, 'NetworkUnavailable')).toMatchObject({
-      status: 'True',
-      reason: 'NetworkPluginNotReady',
-    });
+    expect(byType(r.conditions, 'NetworkUnavailable')).toBeUndefined();
     expect(r.why.Ready).toMatchObject({
       id: 'node.ready.networkNotReady',
       params: { reason: 'NetworkPluginNotReady' },
@@ -160,7 +156,7 @@ describe('generateNodeConditions', () => {
     expect(byType(r.conditions, 'Ready')?.message).toBe('container runtime is down');
   });
 
-  it('no contact for longer than node-monitor-grace-period (50 s): Ready and pressure Unknown, NetworkUnavailable untouched', () => {
+  it('no contact for longer than node-monitor-grace-period (50 s): Ready and pressure Unknown', () => {
     const first = generateNodeConditions(healthy());
     const r = generateNodeConditions({
       now: T0 + 51_000,
@@ -169,7 +165,6 @@ describe('generateNodeConditions', () => {
       oldConditions: first.conditions,
     });
     expect(r.conditions.map((c) => [c.type, c.status])).toEqual([
-      ['NetworkUnavailable', 'False'],
       ['MemoryPressure', 'Unknown'],
       ['DiskPressure', 'Unknown'],
       ['PIDPressure', 'Unknown'],
@@ -234,8 +229,20 @@ describe('generateNodeConditions', () => {
     });
   });
 
-  it('a node never heard from: NodeStatusNeverUpdated', () => {
-    const r = generateNodeConditions({ now: T0 });
+  it('a node never heard from: no conditions during node-startup-grace-period (60 s), then NodeStatusNeverUpdated', () => {
+    const early = generateNodeConditions({ now: T0 + 60_000, startedAt: T0 });
+    expect(early.conditions).toEqual([]);
+    expect(early.why.Ready).toMatchObject({
+      id: 'node.ready.startupGrace',
+      params: { seconds: 60, grace: 60 },
+    });
+    const r = generateNodeConditions({ now: T0 + 60_001, startedAt: T0 });
+    expect(r.conditions.map((c) => c.type)).toEqual([
+      'MemoryPressure',
+      'DiskPressure',
+      'PIDPressure',
+      'Ready',
+    ]);
     expect(byType(r.conditions, 'Ready')).toMatchObject({
       status: 'Unknown',
       reason: 'NodeStatusNeverUpdated',

@@ -20,8 +20,12 @@
  * - pkg/kubelet/eviction — pressure from hard-eviction thresholds, held True for
  *   evictionPressureTransitionPeriod after the threshold was last met.
  *
- * NetworkUnavailable is not a kubelet condition (cloud route controllers and CNIs write it);
- * Podscope derives it from the runtime's NetworkReady and says so in the why.
+ * NetworkUnavailable is not a kubelet condition (cloud route controllers and CNI plugins write
+ * it), so Podscope does not produce it: the runtime's NetworkReady shows in Ready's message, as the
+ * kubelet's networkErrors put it there, and in the node's runtime conditions. Before the first
+ * successful Status the message is the kubelet's start state, "[container runtime status check
+ * may not have completed yet, network state unknown]" (runtime.go newRuntimeState). A node never
+ * heard from has no conditions for node-startup-grace-period (60 s), then Unknown.
  */
 import type { V1NodeCondition } from '@kubernetes/client-node';
 import type { NodeReadiness } from './eviction';
@@ -77,7 +81,7 @@ export interface NodeConditionsInput {
 }
 
 export interface NodeConditionsResult {
-  /** NetworkUnavailable, MemoryPressure, DiskPressure, PIDPressure, Ready (Ready last, as the kubelet keeps it). */
+  /** MemoryPressure, DiskPressure, PIDPressure, Ready (Ready last, as the kubelet keeps it); none during node-startup-grace-period. */
   conditions: V1NodeCondition[];
   why: Record<string, Explanation>;
   /** Ready's status and since when (its lastTransitionTime), for the pods of this node. */
@@ -109,7 +113,8 @@ type ReadyCause =
   | { id: 'plegNeverSucceeded' }
   | { id: 'plegUnhealthy'; elapsedMs: number }
   | { id: 'runtimeNotReady'; cond: RuntimeCondition | undefined }
-  | { id: 'networkNotReady'; cond: RuntimeCondition | undefined };
+  | { id: 'networkNotReady'; cond: RuntimeCondition | undefined }
+  | { id: 'networkUnknown' };
 
 function findCondition(
   list: readonly V1NodeCondition[] | undefined,
@@ -165,8 +170,12 @@ function readyCauses(
     causes.push({ id: 'runtimeNotReady', cond: runtimeReady });
     messages.push(`container runtime not ready: ${formatRuntimeCondition(runtimeReady)}`);
   }
-  // networkErrors
-  if (Array.isArray(conds) && networkReady?.status !== true) {
+  // networkErrors: the kubelet starts with ErrNetworkUnknown ("network state unknown",
+  // pkg/kubelet/errors.go, newRuntimeState) until a Status call sets the network state.
+  if (!Array.isArray(conds)) {
+    causes.push({ id: 'networkUnknown' });
+    messages.push('network state unknown');
+  } else if (networkReady?.status !== true) {
     causes.push({ id: 'networkNotReady', cond: networkReady });
     messages.push(`container runtime network not ready: ${formatRuntimeCondition(networkReady)}`);
   }
@@ -204,6 +213,8 @@ function readyWhy(cause: ReadyCause | undefined, count: number, t: NodeTimings):
         { reason: str(cause.cond?.reason), message: str(cause.cond?.message), count },
         'pkg/kubelet/kubelet.go updateRuntimeUp',
       );
+    case 'networkUnknown':
+      return why('node.ready.networkUnknown', { count }, 'pkg/kubelet/runtime.go networkErrors');
     case 'networkNotReady':
       return why(
         'node.ready.networkNotReady',
@@ -269,63 +280,39 @@ export function generateNodeConditions(input: NodeConditionsInput): NodeConditio
   const whyOut: Record<string, Explanation> = {};
   const pressureObservedAt: Partial<Record<PressureCondition, number>> = {};
 
-  // NetworkUnavailable (Podscope's reading of NetworkReady; the controller never touches it).
-  const oldNet = findCondition(old, NODE_CONDITION.NetworkUnavailable);
-  let network: V1NodeCondition | undefined;
-  const conds = inp.runtimeConditions;
-  if (Array.isArray(conds) && !inp.runtimeStatusError) {
-    const nr = runtimeCondition(conds, 'NetworkReady');
-    if (nr?.status === true) {
-      network = setCondition(
-        oldNet,
-        NODE_CONDITION.NetworkUnavailable,
-        'False',
-        'RuntimeNetworkReady',
-        'container runtime reports NetworkReady=true',
-        nowTime,
-      );
-      whyOut.NetworkUnavailable = why(
-        'node.network.available',
-        {},
-        'CRI Status RuntimeCondition NetworkReady',
-      );
-    } else {
-      network = setCondition(
-        oldNet,
-        NODE_CONDITION.NetworkUnavailable,
-        'True',
-        str(nr?.reason) || 'RuntimeNetworkNotReady',
-        str(nr?.message) || `container runtime network not ready: ${formatRuntimeCondition(nr)}`,
-        nowTime,
-      );
-      whyOut.NetworkUnavailable = why(
-        'node.network.unavailable',
-        { reason: str(nr?.reason), message: str(nr?.message) },
-        'CRI Status RuntimeCondition NetworkReady',
-      );
-    }
-  } else if (oldNet) {
-    network = oldNet;
-    whyOut.NetworkUnavailable = why(
-      'node.network.unknown',
-      {},
-      'CRI Status RuntimeCondition NetworkReady',
-    );
-  }
-
   // Has the kubelet (here: Podscope's view of the runtime) been heard from within the grace period?
   const contact = [inp.lastContactAt, inp.lastRelistAt, inp.lastStatusAt].filter(
     (v): v is number => typeof v === 'number' && Number.isFinite(v),
   );
   const lastSeen = contact.length > 0 ? Math.max(...contact) : undefined;
   const since = finite(inp.startedAt, now);
+  // A node never heard from: the node lifecycle controller leaves it without conditions for
+  // node-startup-grace-period, then sets them Unknown (NodeStatusNeverUpdated).
+  if (lastSeen === undefined && !findCondition(old, NODE_CONDITION.Ready)) {
+    if (now - since <= t.nodeStartupGracePeriodMs) {
+      return {
+        conditions: [],
+        why: {
+          Ready: why(
+            'node.ready.startupGrace',
+            {
+              seconds: Math.max(0, Math.round((now - since) / 1000)),
+              grace: t.nodeStartupGracePeriodMs / 1000,
+            },
+            CONTROLLER,
+          ),
+        },
+        ready: { status: 'Unknown', since },
+        pressureObservedAt: isObj(inp.pressureObservedAt) ? { ...inp.pressureObservedAt } : {},
+      };
+    }
+  }
   const silent =
     lastSeen === undefined
-      ? now - since > t.nodeMonitorGracePeriodMs || !findCondition(old, NODE_CONDITION.Ready)
+      ? now - since > t.nodeStartupGracePeriodMs || !findCondition(old, NODE_CONDITION.Ready)
       : now - lastSeen > t.nodeMonitorGracePeriodMs;
 
   const out: V1NodeCondition[] = [];
-  if (network) out.push(network);
 
   if (silent) {
     const never = lastSeen === undefined;

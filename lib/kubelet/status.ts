@@ -33,6 +33,7 @@ import { keptTerminalExplanation, phaseExplanation } from './explain-phase';
 import { enabled, type FeatureGates } from './gates';
 import { computePhase, isStaticPod } from './phase';
 import { updatePodStatusProbes, type ProbeResults } from './prober';
+import { canonicalIP, hostNetworkPodIPs, sortPodIPs } from './ip';
 import { getPodQOS } from './qos';
 import { activeContainers, findContainerStatusByName, sandboxesOf } from './records';
 import type { RuntimePodStatus, SyncError } from './runtime';
@@ -60,14 +61,25 @@ export interface GenerateAPIPodStatusInput {
   probes?: ProbeResults;
   /** containerID prefix, e.g. "containerd". */
   runtimeName?: string;
-  /** The node's IPs (first is primary); hostNetwork pods take them as pod IPs. */
+  /** The node's host IPs (nodeHostIPs: primary first, then one of the other family). */
   hostIPs?: string[];
+  /**
+   * The kubelet's own node IPs (--node-ip) that order pod IPs by family; default: hostIPs. They
+   * differ from hostIPs only when the Node object's addresses changed since the kubelet started.
+   */
+  nodeIPs?: string[];
+  /** Where the host IPs came from, for the why: the API server's Node, configuration, or detection. */
+  hostIPsSource?: HostIPsSource;
 }
+
+export type HostIPsSource = 'apiserver' | 'configured' | 'detected';
 
 export interface PodStatusWhy {
   phase: Explanation;
   conditions: Record<string, Explanation>;
   containers: Record<string, Explanation>;
+  /** Where hostIP(s) — and a host-network pod's IPs — come from. */
+  hostIPs?: Explanation;
 }
 
 export interface GenerateAPIPodStatusResult {
@@ -127,21 +139,7 @@ const KUBELET_CONDITIONS = new Set<string>([
   POD_CONDITION.PodResizePending,
 ]);
 
-const isIPv4 = (ip: string) =>
-  /^(\d{1,3})(\.\d{1,3}){3}$/.test(ip) && ip.split('.').every((p) => Number(p) <= 255);
-const isIPv6 = (ip: string) => ip.includes(':') && /^[0-9a-fA-F:.]+$/.test(ip);
-
-/** sortPodIPs: first IP of the node's family, then the first of the other family. */
-export function sortPodIPs(ips: readonly string[], nodeIPs?: readonly string[]): string[] {
-  const primaryV6 = nodeIPs?.[0] !== undefined && isIPv6(nodeIPs[0]);
-  const [primary, secondary] = primaryV6 ? [isIPv6, isIPv4] : [isIPv4, isIPv6];
-  const out: string[] = [];
-  const p = ips.find((ip) => primary(ip));
-  if (p) out.push(p);
-  const s = ips.find((ip) => secondary(ip));
-  if (s) out.push(s);
-  return out;
-}
+export { sortPodIPs };
 
 /** HasAnyActiveRegularContainerStarted: a regular container exists in the current sandbox. */
 export function hasAnyActiveRegularContainerStarted(
@@ -167,7 +165,7 @@ function podIPsFor(input: GenerateAPIPodStatusInput, oldStatus: V1PodStatus): st
       .map((p) => (isObj(p) ? str(p.ip) : ''))
       .filter(Boolean);
   }
-  return sortPodIPs(ips, input.hostIPs);
+  return sortPodIPs(ips, input.nodeIPs ?? input.hostIPs);
 }
 
 export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): GenerateAPIPodStatusResult {
@@ -373,20 +371,28 @@ export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): Generate
     conditions[i] = { ...c, ...(ltt ? { lastTransitionTime: ltt } : {}) };
   }
 
-  // Pod IPs from the ready sandbox; hostNetwork pods take the node's.
+  // Pod IPs from the ready sandbox (canonical, node family first); host-network pods inherit the
+  // node's IPs and gain its secondary IP of the other family.
   let podIPs = podIPsFor(input, oldStatus);
-  const hostIPs = asArray(input.hostIPs).map(str).filter(Boolean);
-  if (view.spec.hostNetwork === true && podIPs.length === 0 && hostIPs[0])
-    podIPs = hostIPs.slice(0, 2);
+  const hostIPs = asArray(input.hostIPs)
+    .map((ip) => canonicalIP(str(ip)))
+    .filter((ip): ip is string => ip !== undefined)
+    .slice(0, 2);
+  if (view.spec.hostNetwork === true) podIPs = hostNetworkPodIPs(podIPs, hostIPs);
+  const hostIPsWhy = hostIPs[0]
+    ? why(
+        `pod.hostIPs.${input.hostIPsSource ?? 'detected'}`,
+        { hostIPs: hostIPs.join(', ') },
+        'pkg/kubelet/kubelet_pods.go generateAPIPodStatus (HostIP/HostIPs)',
+      )
+    : undefined;
 
   const generation = isObj(pod.metadata) ? finite(pod.metadata.generation, 0) : 0;
   const startTime = apiTime(startMs);
   const status: V1PodStatus = {
     phase,
     conditions,
-    ...(hostIPs[0]
-      ? { hostIP: hostIPs[0], hostIPs: hostIPs.slice(0, 2).map((ip) => ({ ip })) }
-      : {}),
+    ...(hostIPs[0] ? { hostIP: hostIPs[0], hostIPs: hostIPs.map((ip) => ({ ip })) } : {}),
     ...(podIPs[0] ? { podIP: podIPs[0], podIPs: podIPs.map((ip) => ({ ip })) } : {}),
     ...(startTime ? { startTime } : {}),
     ...(hasInit ? { initContainerStatuses } : {}),
@@ -419,7 +425,12 @@ export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): Generate
   const due = isTerminalPhase(phase) ? undefined : evictionDueAt(pod, nodeReady, timings);
   return {
     status,
-    why: { phase: phaseWhy, conditions: whyConditions, containers: whyContainers },
+    why: {
+      phase: phaseWhy,
+      conditions: whyConditions,
+      containers: whyContainers,
+      ...(hostIPsWhy ? { hostIPs: hostIPsWhy } : {}),
+    },
     ...(Object.keys(nextRestartAt).length > 0 ? { nextRestartAt } : {}),
     ...(due !== undefined ? { evictionDueAt: due } : {}),
   };

@@ -11,7 +11,7 @@
  * - pkg/kubelet/apis/config/v1beta1/defaults.go: syncFrequency 1 min, nodeStatusUpdateFrequency
  *   10 s, nodeStatusReportFrequency 5 min, evictionPressureTransitionPeriod 5 min;
  * - pkg/controller/nodelifecycle/config/v1alpha1/defaults.go: node-monitor-grace-period 50 s
- *   (since v1.32, PR kubernetes#126287; 40 s before);
+ *   (since v1.32, PR kubernetes#126287; 40 s before), node-startup-grace-period 60 s;
  * - plugin/pkg/admission/defaulttolerationseconds/admission.go: not-ready and unreachable
  *   NoExecute tolerations of 300 s.
  */
@@ -32,6 +32,8 @@ export const KUBELET_DEFAULTS = Object.freeze({
   nodeStatusReportFrequencyMs: 300_000,
   /** kube-controller-manager --node-monitor-grace-period. */
   nodeMonitorGracePeriodMs: 50_000,
+  /** kube-controller-manager --node-startup-grace-period: a node never heard from has no conditions this long. */
+  nodeStartupGracePeriodMs: 60_000,
   /** DefaultTolerationSeconds for the not-ready and unreachable NoExecute taints. */
   tolerationSeconds: 300,
   /** evictionPressureTransitionPeriod: a pressure condition stays this long after it clears. */
@@ -47,6 +49,8 @@ export interface NodeTimings {
   plegRelistThresholdMs: number;
   runtimeSyncThresholdMs: number;
   nodeMonitorGracePeriodMs: number;
+  /** kube-controller-manager --node-startup-grace-period: a node never heard from stays without conditions this long. */
+  nodeStartupGracePeriodMs: number;
   notReadyTolerationMs: number;
   unreachableTolerationMs: number;
   evictionPressureTransitionPeriodMs: number;
@@ -58,6 +62,7 @@ export const DEFAULT_NODE_TIMINGS: Readonly<NodeTimings> = Object.freeze({
   plegRelistThresholdMs: KUBELET_DEFAULTS.plegRelistThresholdMs,
   runtimeSyncThresholdMs: KUBELET_DEFAULTS.runtimeSyncThresholdMs,
   nodeMonitorGracePeriodMs: KUBELET_DEFAULTS.nodeMonitorGracePeriodMs,
+  nodeStartupGracePeriodMs: KUBELET_DEFAULTS.nodeStartupGracePeriodMs,
   notReadyTolerationMs: KUBELET_DEFAULTS.tolerationSeconds * 1000,
   unreachableTolerationMs: KUBELET_DEFAULTS.tolerationSeconds * 1000,
   evictionPressureTransitionPeriodMs: KUBELET_DEFAULTS.evictionPressureTransitionPeriodMs,

@@ -81,6 +81,8 @@ export const WHY = {
   'node.ready.plegUnhealthy': ['elapsed', 'threshold', 'count'],
   'node.ready.runtimeNotReady': ['reason', 'message', 'count'],
   'node.ready.networkNotReady': ['reason', 'message', 'count'],
+  'node.ready.networkUnknown': ['count'],
+  'node.ready.startupGrace': ['seconds', 'grace'],
   'node.pressure.false': ['condition', 'signal', 'observed', 'threshold'],
   'node.pressure.true': ['condition', 'signal', 'observed', 'threshold'],
   'node.pressure.holding': ['condition', 'seconds'],
@@ -92,6 +94,10 @@ export const WHY = {
   'node.network.unknown': [],
   // eviction of pods from a not-ready node
   'pod.eviction.due': ['seconds', 'taint'],
+  // where hostIP(s) come from (generateAPIPodStatus)
+  'pod.hostIPs.apiserver': ['hostIPs'],
+  'pod.hostIPs.configured': ['hostIPs'],
+  'pod.hostIPs.detected': ['hostIPs'],
   // state machine edges (machines.ts)
   'machine.container.started': [],
   'machine.container.exited': [],
