@@ -17,6 +17,7 @@ import {
   StartErrorReason,
 } from './reasons';
 import { int32, isObj, str } from './util';
+import type { ProbeResult } from './prober';
 import { why } from './why';
 
 const CONVERT = 'pkg/kubelet/kubelet_pods.go convertToAPIContainerStatuses';
@@ -25,7 +26,22 @@ const BACKOFF = 'pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff';
 export interface ContainerContext {
   /** The current back-off window, ms, when known (CrashLoopBackOff). */
   backoffMs?: number;
+  /** The container's probes and what is known of their results (see lib/kubelet/prober.ts). */
+  probe?: {
+    startupProbe: boolean;
+    readinessProbe: boolean;
+    livenessProbe: boolean;
+    /** Results from a source that knows them; absent when nobody told Podscope. */
+    result?: ProbeResult;
+    /** No source of probe results at all (watching a runtime read-only). */
+    unseen: boolean;
+  };
 }
+
+const PROBER = 'pkg/kubelet/prober/prober_manager.go UpdatePodStatus';
+const MAX_OUTPUT = 200;
+const clipOutput = (s: string) =>
+  (s.length > MAX_OUTPUT ? `${s.slice(0, MAX_OUTPUT)}…` : s).trim() || '—';
 
 /** Seconds of a back-off message such as `back-off 40s restarting …` or `back-off 2m40s …`. */
 export function backoffFromMessage(message: string): number | undefined {
@@ -80,18 +96,49 @@ export function explainContainerState(
     return why('container.waiting.created', {}, CONVERT, inputs);
   }
   if (isObj(state.running)) {
-    if (s.started === false)
+    const probe = ctx.probe;
+    if (probe?.unseen && (probe.startupProbe || probe.readinessProbe)) {
+      const probes = [
+        ...(probe.startupProbe ? ['startupProbe'] : []),
+        ...(probe.readinessProbe ? ['readinessProbe'] : []),
+      ];
+      return why('container.running.probesUnseen', { probes }, PROBER, inputs);
+    }
+    const startupRun = probe?.result?.startupRun;
+    const readinessRun = probe?.result?.readinessRun;
+    if (s.started === false) {
+      if (startupRun && !startupRun.success)
+        return why(
+          'container.running.startupFailing',
+          {
+            failures: startupRun.consecutive,
+            threshold: startupRun.threshold,
+            output: clipOutput(startupRun.output),
+          },
+          PROBER,
+          inputs,
+        );
+      return why('container.running.notStarted', {}, PROBER, inputs);
+    }
+    if (s.ready !== true) {
+      if (readinessRun && !readinessRun.success)
+        return why(
+          'container.running.readinessFailed',
+          {
+            failures: readinessRun.consecutive,
+            threshold: readinessRun.threshold,
+            output: clipOutput(readinessRun.output),
+          },
+          PROBER,
+          inputs,
+        );
+      return why('container.running.notReady', {}, PROBER, inputs);
+    }
+    if (probe?.readinessProbe && readinessRun?.success)
       return why(
-        'container.running.notStarted',
-        {},
-        'pkg/kubelet/prober/prober_manager.go UpdatePodStatus',
-        inputs,
-      );
-    if (s.ready !== true)
-      return why(
-        'container.running.notReady',
-        {},
-        'pkg/kubelet/prober/prober_manager.go UpdatePodStatus',
+        'container.running.readyByProbe',
+        { successes: readinessRun.consecutive, threshold: readinessRun.threshold },
+        PROBER,
         inputs,
       );
     return why('container.running.ready', {}, CONVERT, inputs);

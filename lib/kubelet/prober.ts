@@ -16,6 +16,17 @@ import type { V1Container, V1ContainerStatus, V1Pod } from '@kubernetes/client-n
 import { isRestartableInitContainer } from './restart';
 import { isObj, specOf } from './util';
 
+/** The last run of a probe as its worker counts it (results change only at a threshold). */
+export interface ProbeRunInfo {
+  success: boolean;
+  /** Equal results in a row, this one included. */
+  consecutive: number;
+  /** successThreshold or failureThreshold, whichever this run counts towards. */
+  threshold: number;
+  /** The probe's output (exec: stdout+stderr; HTTP: status or error), clipped. */
+  output: string;
+}
+
 export interface ProbeResult {
   /** The container the results belong to (CRI id, without the runtime prefix). */
   containerId?: string;
@@ -23,6 +34,9 @@ export interface ProbeResult {
   startup?: boolean;
   /** Readiness probe result: true = Success, false = Failure, absent = none yet. */
   readiness?: boolean;
+  /** The last runs behind those results, when the source knows them (the driver's prober). */
+  readinessRun?: ProbeRunInfo;
+  startupRun?: ProbeRunInfo;
 }
 
 /** Probe results from a source that knows them, by container name. */

@@ -413,10 +413,22 @@ export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): Generate
     const inBackoff = s.state?.waiting?.reason === ErrCrashLoopBackOff;
     const fromLoop =
       loop !== undefined && !Object.prototype.hasOwnProperty.call(supplied, s.name) && inBackoff;
-    whyContainers[s.name] = explainContainerState(
-      s,
-      fromLoop && loop ? { backoffMs: loop.backoffMs } : {},
-    );
+    const spec =
+      view.containers.find((c) => c.name === s.name) ??
+      view.initContainers.find((c) => c.name === s.name);
+    const probe = spec
+      ? {
+          startupProbe: spec.startupProbe !== undefined,
+          readinessProbe: spec.readinessProbe !== undefined,
+          livenessProbe: spec.livenessProbe !== undefined,
+          unseen: input.probes === undefined,
+          ...(input.probes?.[s.name] ? { result: input.probes[s.name] } : {}),
+        }
+      : undefined;
+    whyContainers[s.name] = explainContainerState(s, {
+      ...(fromLoop && loop ? { backoffMs: loop.backoffMs } : {}),
+      ...(probe ? { probe } : {}),
+    });
     const restartAt =
       fromLoop && loop ? loop.nextRestartAt : inBackoff ? suppliedRestartAt(s) : undefined;
     if (restartAt !== undefined) nextRestartAt[s.name] = restartAt;

@@ -20,6 +20,10 @@ export interface PodSpecSummary {
   hostNetwork: boolean;
   terminationGracePeriodSeconds?: number;
   readinessGates?: string[];
+  /** Container name → the probes it declares (only containers with probes). */
+  probes?: Record<string, ('startup' | 'readiness' | 'liveness')[]>;
+  /** Spec fields the kubelet stand-in does not implement (a warning on the pod). */
+  unsupported?: string[];
 }
 
 export interface PodWhy {

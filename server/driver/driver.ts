@@ -32,6 +32,7 @@ import { socketNetwork, type ProbeNetwork } from './probes/network';
 import type { DriverRuntime } from './runtime';
 import { checkMutable, DriverRefusedError } from './safety';
 import { defaultPod, uidGenerator } from './spec';
+import { noteToTimelineEvent } from './timeline-events';
 import { unsupportedFields, unsupportedWarning } from './unsupported';
 
 export type { DriverEvent, DriverNote } from './notes';
@@ -333,6 +334,13 @@ export class Driver {
         this.hintListeners.add(listener);
         return () => this.hintListeners.delete(listener);
       },
+      onKubeletEvents: (listener) =>
+        this.onNote((note) => {
+          const w = this.workers.get(note.uid);
+          if (!w) return;
+          const event = noteToTimelineEvent(note, w.spec, this.node);
+          if (event) listener([event]);
+        }),
     };
   }
 

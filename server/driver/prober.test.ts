@@ -69,8 +69,16 @@ describe('readiness probe', () => {
     await advance(clock, driver, 1_000);
     const id = runtime.containersNamed('app')[0]?.id ?? '';
     // The initial value of a readiness result is Failure: not ready before any probe passed.
-    expect(driver.hints.hintsFor(uid)?.probes).toEqual({
-      app: { containerId: id, readiness: false },
+    expect(driver.hints.hintsFor(uid)?.probes?.app).toMatchObject({
+      containerId: id,
+      readiness: false,
+    });
+    // The first failure counts (1 of 3) though the stored result does not change.
+    expect(driver.hints.hintsFor(uid)?.probes?.app?.readinessRun).toEqual({
+      success: false,
+      consecutive: 1,
+      threshold: 3,
+      output: "cat: can't open '/tmp/ready': No such file or directory\n",
     });
     await advance(clock, driver, 30_000);
     expect(texts(notes, 'probeEvent')[0]).toBe(
@@ -340,10 +348,12 @@ describe('startup probe', () => {
     await advance(clock, driver, 10_000);
     const execs = runtime.calls.filter((c) => c.startsWith('ExecSync'));
     expect(new Set(execs)).toEqual(new Set(['ExecSync app cat /tmp/started']));
-    expect(driver.hints.hintsFor(uid)?.probes?.app).toEqual({
+    expect(driver.hints.hintsFor(uid)?.probes?.app).toMatchObject({
       containerId: runtime.containersNamed('app')[0]?.id,
       readiness: false,
+      startupRun: { success: false, threshold: 30 },
     });
+    expect(driver.hints.hintsFor(uid)?.probes?.app?.startup).toBeUndefined();
     up = true;
     await advance(clock, driver, 2_000);
     expect(driver.hints.hintsFor(uid)?.probes?.app).toMatchObject({

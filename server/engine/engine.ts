@@ -80,10 +80,28 @@ export class Engine implements EngineApi {
       log: (line) => this.log(line),
     });
     this.startedAt = this.clock.now();
+    // Pod uid → seq of a provider event recorded in this turn: the cause of the hint change
+    // that follows it (the driver tells "readiness probe failed 3 times", then its hints change).
+    const causes = new Map<string, number>();
     for (const p of options.providers ?? []) {
+      const offEvents = p.onKubeletEvents?.((events) => {
+        const batch = this.recorder.record(events);
+        if (batch.length === 0) return;
+        for (const n of this.nodesByName.values()) n.engine.observe(batch);
+        if (causes.size === 0) queueMicrotask(() => causes.clear());
+        for (const e of batch) if (e.kind === 'k8s' && e.podUid) causes.set(e.podUid, e.seq);
+      });
+      if (offEvents) this.unsubscribers.push(offEvents);
       const off = p.onChange?.((uids) => {
         const set = new Set(uids);
-        for (const n of this.nodesByName.values()) n.engine.rederive(set);
+        const caused = new Map(
+          uids.flatMap((u) => {
+            const seq = causes.get(u);
+            return seq === undefined ? [] : [[u, seq] as const];
+          }),
+        );
+        for (const n of this.nodesByName.values())
+          n.engine.rederive(set, undefined, caused.size > 0 ? caused : undefined);
       });
       if (off) this.unsubscribers.push(off);
     }

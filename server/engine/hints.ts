@@ -6,6 +6,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ProbeResults } from '@/lib/kubelet/prober';
 import type { SyncError } from '@/lib/kubelet/runtime';
+import type { K8sEvent } from '@/lib/timeline/events';
 
 export interface PodHints {
   /** The kubelet's reason cache: why it could not start a container (ErrImagePull, …). */
@@ -27,4 +28,12 @@ export interface HintProvider {
   hintsFor(uid: string): PodHints | undefined;
   /** Called by the provider's owner when hints for these pods changed, so the engine re-derives them. */
   onChange?(listener: (uids: string[]) => void): () => void;
+  /**
+   * Events the provider saw happen (a kubelet's Killing, Unhealthy, FailedPostStartHook …), for
+   * the timeline. A hint change that follows one synchronously is derived with it as its cause.
+   */
+  onKubeletEvents?(listener: (events: NewK8sEvent[]) => void): () => void;
 }
+
+/** A timeline K8s event before the recorder numbers it. */
+export type NewK8sEvent = Omit<K8sEvent, 'seq'>;

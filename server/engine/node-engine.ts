@@ -182,8 +182,15 @@ export class NodeEngine {
     if (due.length > 0) this.rederive(new Set(due));
   }
 
-  /** Re-derives these pods from the records the watcher holds (hint changes, node readiness). */
-  rederive(uids: ReadonlySet<string>, now = this.clock.now()): void {
+  /**
+   * Re-derives these pods from the records the watcher holds (hint changes, node readiness).
+   * `causes` names, per pod uid, the recorded event behind the change (a probe result, say).
+   */
+  rederive(
+    uids: ReadonlySet<string>,
+    now = this.clock.now(),
+    causes?: ReadonlyMap<string, number>,
+  ): void {
     const view = this.view();
     if (!view) return;
     const records = this.watcher.records();
@@ -192,7 +199,7 @@ export class NodeEngine {
       const previous = own(view.pods, uid);
       if (!previous) continue;
       const runtime = runtimePodOf(records, uid, previous);
-      events.push(...this.derivePod(runtime, previous, now));
+      events.push(...this.derivePod(runtime, previous, now, causes?.get(uid)));
     }
     this.emit(events);
   }

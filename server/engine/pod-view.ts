@@ -39,6 +39,8 @@ export function choosePodSpec(
       hints.syncErrors ??= h.syncErrors;
       hints.deletionTimestamp ??= h.deletionTimestamp;
       hints.podIsTerminal ??= h.podIsTerminal;
+      hints.probes ??= h.probes;
+      hints.unsupported ??= h.unsupported;
     }
     if (!chosen && p.name === 'apiserver') {
       const pod = p.specFor?.(runtime.uid);
@@ -58,8 +60,22 @@ export function choosePodSpec(
   return { ...chosen, hints };
 }
 
-export function summarizeSpec(pod: V1Pod): PodSpecSummary {
+function probesOf(pod: V1Pod): PodSpecSummary['probes'] {
+  const out: NonNullable<PodSpecSummary['probes']> = {};
+  for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
+    const list = [
+      ...(c.startupProbe ? (['startup'] as const) : []),
+      ...(c.readinessProbe ? (['readiness'] as const) : []),
+      ...(c.livenessProbe ? (['liveness'] as const) : []),
+    ];
+    if (list.length > 0) out[c.name] = list;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+export function summarizeSpec(pod: V1Pod, unsupported?: readonly string[]): PodSpecSummary {
   const spec = pod.spec;
+  const probes = probesOf(pod);
   const policy = spec?.restartPolicy;
   const restartPolicy: RestartPolicy =
     policy === 'OnFailure' || policy === 'Never' ? policy : 'Always';
@@ -77,6 +93,8 @@ export function summarizeSpec(pod: V1Pod): PodSpecSummary {
     ...(spec?.readinessGates?.length
       ? { readinessGates: spec.readinessGates.map((g) => g.conditionType) }
       : {}),
+    ...(probes ? { probes } : {}),
+    ...(unsupported && unsupported.length > 0 ? { unsupported: [...unsupported] } : {}),
   };
 }
 
@@ -103,6 +121,7 @@ export function derivePodView(input: PodDeriveInput): PodView {
     ...(input.nodeReady ? { nodeReady: input.nodeReady } : {}),
     ...(input.gates ? { gates: input.gates } : {}),
     ...(input.timings ? { timings: input.timings } : {}),
+    ...(hints.probes ? { probes: hints.probes } : {}),
   });
   const createdAt = runtime.sandboxes.reduce(
     (min, s) => Math.min(min, s.createdAt),
@@ -114,7 +133,7 @@ export function derivePodView(input: PodDeriveInput): PodView {
     namespace: metadata.namespace,
     node: input.node,
     specSource: source,
-    spec: summarizeSpec(pod),
+    spec: summarizeSpec(pod, hints.unsupported),
     status: result.status,
     why: result.why,
     createdAt: Number.isFinite(createdAt) ? createdAt : now,

@@ -6,6 +6,7 @@
  * - a terminal phase (Succeeded/Failed never change back, generateAPIPodStatus).
  */
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
+import type { ProbeResult, ProbeResults } from '@/lib/kubelet/prober';
 import { SYNC_ERROR_REASONS } from '@/lib/kubelet/reasons';
 import type { SyncError } from '@/lib/kubelet/runtime';
 import type { PodHints } from '@/server/engine/hints';
@@ -32,6 +33,30 @@ export function syncErrorsOf(pod: V1Pod): Record<string, SyncError> | undefined 
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+/**
+ * The prober's results as the kubelet posted them: `started` / `ready` of each container, tied
+ * to the container ID they were posted for (a status older than the running container does not
+ * count). Only the kubelet can know them — the CRI does not carry probe results.
+ */
+export function probesOf(pod: V1Pod): ProbeResults | undefined {
+  const out: Record<string, ProbeResult> = {};
+  for (const s of [
+    ...(pod.status?.containerStatuses ?? []),
+    ...(pod.status?.initContainerStatuses ?? []),
+  ]) {
+    if (!s.state?.running || !s.containerID) continue;
+    const id = s.containerID.includes('://')
+      ? s.containerID.slice(s.containerID.indexOf('://') + 3)
+      : s.containerID;
+    out[s.name] = {
+      containerId: id,
+      ...(typeof s.started === 'boolean' ? { startup: s.started } : {}),
+      ...(typeof s.ready === 'boolean' ? { readiness: s.ready } : {}),
+    };
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 export function podHints(pod: V1Pod): PodHints {
   const hints: PodHints = {};
   const syncErrors = syncErrorsOf(pod);
@@ -43,5 +68,7 @@ export function podHints(pod: V1Pod): PodHints {
   }
   const phase = pod.status?.phase;
   if (phase === 'Succeeded' || phase === 'Failed') hints.podIsTerminal = true;
+  const probes = probesOf(pod);
+  if (probes) hints.probes = probes;
   return hints;
 }

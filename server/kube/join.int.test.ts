@@ -126,7 +126,9 @@ describe('joining the runtime to the API server', () => {
       hostNetwork: false,
       terminationGracePeriodSeconds: 60,
       readinessGates: ['example.com/load-balancer-ready'],
+      probes: summarizeSpec(joined.pod).probes,
     });
+    expect(summary.probes?.api).toContain('readiness');
     // What inference could not know from CRI records.
     const guessed = summarizeSpec(inferred.pod);
     expect(guessed.readinessGates).toBeUndefined();
@@ -154,7 +156,13 @@ describe('joining the runtime to the API server', () => {
       'CreateContainerConfigError',
     );
     expect(view.hintsFor(UIDS.worker)?.syncErrors?.worker?.reason).toBe('CrashLoopBackOff');
-    expect(view.hintsFor(UIDS.web)).toEqual({});
+    // The kubelet's started/ready, which only it can know (probe results), tied to the container.
+    const web = view.hintsFor(UIDS.web);
+    expect(Object.keys(web ?? {})).toEqual(['probes']);
+    expect(Object.values(web?.probes ?? {})[0]).toMatchObject({
+      containerId: expect.any(String),
+      readiness: expect.any(Boolean),
+    });
     expect(view.hintsFor('no-such-uid')).toBeUndefined();
   });
 
@@ -168,7 +176,7 @@ describe('joining the runtime to the API server', () => {
     await waitFor('the change to arrive', () => notified.length > 0);
     off();
     expect(notified).toEqual([[UIDS.web]]);
-    expect(view.hintsFor(UIDS.web)).toEqual({
+    expect(view.hintsFor(UIDS.web)).toMatchObject({
       deletionTimestamp: Date.parse('2026-03-01T10:02:01Z'),
     });
   });

@@ -135,6 +135,8 @@ export function buildSchema(limits: FileLimits) {
     hostNetwork: z.boolean(),
     terminationGracePeriodSeconds: z.number().optional(),
     readinessGates: z.array(short).optional(),
+    probes: z.record(name, z.array(z.enum(['startup', 'readiness', 'liveness']))).optional(),
+    unsupported: z.array(short).optional(),
   });
 
   const podView = z.looseObject({

@@ -9,7 +9,7 @@
  */
 import type { V1Container, V1Pod, V1Probe } from '@kubernetes/client-node';
 import { isRestartableInitContainer } from '@/lib/kubelet/restart';
-import type { ProbeResults } from '@/lib/kubelet/prober';
+import type { ProbeResult, ProbeResults, ProbeRunInfo } from '@/lib/kubelet/prober';
 import type { RuntimePodStatus } from '@/lib/kubelet/runtime';
 import type { DriverClock } from '../clock';
 import type { DriverRuntime } from '../runtime';
@@ -67,6 +67,7 @@ function probedContainers(pod: V1Pod): V1Container[] {
 export class PodProber {
   private readonly results: Record<ProbeType, ResultsManager>;
   private readonly workers = new Map<string, ProbeWorker>();
+  private readonly runs = new Map<string, ProbeRunInfo & { containerId: string }>();
   private started = false;
 
   constructor(private readonly host: PodProberHost) {
@@ -118,6 +119,7 @@ export class PodProber {
         }),
       resultChanged: (e) =>
         this.host.note({ type: 'probeResult', container: c.name, probe: type, ...e }),
+      counted: (e) => this.runs.set(key, { ...e, output: e.output.slice(0, 512) }),
       ended: () => {
         if (this.workers.get(key) === worker) this.workers.delete(key);
       },
@@ -137,6 +139,17 @@ export class PodProber {
   stop(): void {
     for (const w of [...this.workers.values()]) w.stop();
     this.workers.clear();
+  }
+
+  private runFor(
+    container: string,
+    type: ProbeType,
+    containerId: string,
+  ): ProbeRunInfo | undefined {
+    const run = this.runs.get(this.key(container, type));
+    if (!run || run.containerId !== containerId) return undefined;
+    const { containerId: _id, ...info } = run;
+    return info;
   }
 
   hasWorker(container: string, type: ProbeType): boolean {
@@ -175,8 +188,7 @@ export class PodProber {
    * (absent = no result yet; a probe that exists but has not succeeded counts as not passed).
    */
   probeResults(status: RuntimePodStatus | undefined): ProbeResults {
-    const out: Record<string, { containerId?: string; startup?: boolean; readiness?: boolean }> =
-      {};
+    const out: Record<string, ProbeResult> = {};
     for (const c of probedContainers(this.host.pod())) {
       const hasStartup = c.startupProbe !== undefined;
       const hasReadiness = c.readinessProbe !== undefined;
@@ -185,16 +197,20 @@ export class PodProber {
         .filter((r) => r.name === c.name)
         .sort((a, b) => b.createdAt - a.createdAt)[0];
       const id = record?.id;
-      const entry: { containerId?: string; startup?: boolean; readiness?: boolean } = {
+      const entry: ProbeResult = {
         ...(id ? { containerId: id } : {}),
       };
       if (hasStartup && id) {
         const r = this.results.startup.get(id);
         if (r !== undefined && r !== 'unknown') entry.startup = r === 'success';
+        const run = this.runFor(c.name, 'startup', id);
+        if (run) entry.startupRun = run;
       }
       if (hasReadiness && id) {
         const r = this.results.readiness.get(id);
         if (r !== undefined && r !== 'unknown') entry.readiness = r === 'success';
+        const run = this.runFor(c.name, 'readiness', id);
+        if (run) entry.readinessRun = run;
       }
       out[c.name] = entry;
     }

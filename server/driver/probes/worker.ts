@@ -50,6 +50,14 @@ export interface WorkerHost {
     threshold: number;
     output: string;
   }): void;
+  /** Every counted run (the worker's resultRun), threshold reached or not. */
+  counted(e: {
+    containerId: string;
+    success: boolean;
+    consecutive: number;
+    threshold: number;
+    output: string;
+  }): void;
   /** The worker ended (removeWorker). */
   ended(): void;
 }
@@ -194,9 +202,17 @@ export class ProbeWorker {
     }
     const threshold =
       result === 'failure' ? (this.spec.failureThreshold ?? 3) : (this.spec.successThreshold ?? 1);
+    this.host.counted({
+      containerId: id,
+      success: result === 'success',
+      consecutive: this.resultRun,
+      threshold,
+      output: run.output,
+    });
     if (this.resultRun < threshold) return true;
 
-    if (this.results.set(id, result)) {
+    if (this.results.get(id) !== result) {
+      // Told before the result is stored, so whoever reacts to the change can name its cause.
       this.host.resultChanged({
         containerId: id,
         result,
@@ -204,6 +220,7 @@ export class ProbeWorker {
         threshold,
         output: run.output,
       });
+      this.results.set(id, result);
     }
     if ((this.type === 'liveness' && result === 'failure') || this.type === 'startup') {
       this.onHold = true;
