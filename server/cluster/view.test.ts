@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import type { PodEvent } from '@/lib/timeline/events';
+import { ENVELOPE_VERSION, newEpoch, type BusMessage } from './envelope';
+import { gidOf } from './global';
+import { heartbeatOf } from './testing';
+import { ClusterView } from './view';
+
+const C = 'c';
+const e1 = newEpoch(1_000);
+const e2 = newEpoch(2_000);
+
+function nodeAdded(node: string, epoch: string, seq: number): BusMessage {
+  return {
+    v: ENVELOPE_VERSION,
+    type: 'events',
+    cluster: C,
+    node,
+    epoch,
+    seq,
+    t: 1,
+    events: [{ kind: 'node', type: 'NodeAdded', seq, t: 1, node, endpoint: 'unix:///x' }],
+  };
+}
+
+function podAdded(node: string, epoch: string, seq: number, uid: string): BusMessage {
+  const ev = {
+    kind: 'pod',
+    type: 'PodAdded',
+    seq,
+    t: 2,
+    node,
+    podUid: uid,
+    pod: { uid, name: uid, namespace: 'default', node, phase: 'Running', containers: [] },
+  } as unknown as PodEvent;
+  return { v: ENVELOPE_VERSION, type: 'events', cluster: C, node, epoch, seq, t: 2, events: [ev] };
+}
+
+describe('cluster view', () => {
+  it('applies each (node, epoch, seq) once, under global ids, and records gaps explicit or not', () => {
+    const v = new ClusterView({ graceMs: 1_000 });
+    let s = 0;
+    const d = (message: BusMessage) => ({ streamSeq: ++s, subject: 'x', message });
+    expect(v.apply(d(nodeAdded('n', e1, 1)))[0]?.seq).toBe(gidOf(1, 0));
+    expect(v.apply(d(nodeAdded('n', e1, 1)))).toEqual([]); // republished
+    expect(v.stats.duplicates).toBe(1);
+    v.apply(d(podAdded('n', e1, 4, 'p1'))); // 2..3 never came
+    v.apply(
+      d({
+        v: 1,
+        type: 'gap',
+        cluster: C,
+        node: 'n',
+        epoch: e1,
+        seq: 5,
+        t: 3,
+        lost: { from: 5, to: 9 },
+        reason: 'outbox-full',
+      }),
+    );
+    v.apply(d(podAdded('n', e1, 10, 'p2')));
+    expect(v.gaps.map((g) => [g.from, g.to, g.explicit])).toEqual([
+      [2, 3, false],
+      [5, 9, true],
+    ]);
+    expect(Object.keys(v.snapshot(0).nodes.n?.pods ?? {})).toEqual(['p1', 'p2']);
+  });
+
+  it('a new agent run replaces what the old one knew; an older run is ignored', () => {
+    const v = new ClusterView({ graceMs: 1_000 });
+    let s = 0;
+    const d = (message: BusMessage) => ({ streamSeq: ++s, subject: 'x', message });
+    v.apply(d(nodeAdded('n', e1, 1)));
+    v.apply(d(podAdded('n', e1, 2, 'gone')));
+    v.apply(d(nodeAdded('n', e2, 1)));
+    v.apply(d(podAdded('n', e2, 2, 'still-here')));
+    v.apply(d(podAdded('n', e1, 3, 'late-old-run')));
+    expect(Object.keys(v.snapshot(0).nodes.n?.pods ?? {})).toEqual(['still-here']);
+    expect(v.stats.staleEpoch).toBe(1);
+  });
+
+  it('judges contact by heartbeat age: Ready Unknown after the grace period, back when heartbeats return', () => {
+    const v = new ClusterView({ graceMs: 1_000 });
+    v.apply({ streamSeq: 1, subject: 'x', message: nodeAdded('n', e1, 1) });
+    v.heartbeat(heartbeatOf(C, 'n', e1, 1, 10_000), 10_000);
+    expect(v.snapshot(10_500).nodes.n?.conditions.some((c) => c.status === 'Unknown')).toBe(false);
+    const lost = v.snapshot(11_500).nodes.n;
+    expect(lost?.conditions.find((c) => c.type === 'Ready')).toMatchObject({
+      status: 'Unknown',
+      reason: 'NodeStatusUnknown',
+      message: 'Kubelet stopped posting node status.',
+    });
+    expect(lost?.health.connected).toBe(false);
+    v.heartbeat(heartbeatOf(C, 'n', e1, 1, 12_000), 12_000);
+    expect(v.snapshot(12_100).nodes.n?.conditions.some((c) => c.status === 'Unknown')).toBe(false);
+  });
+
+  it('two agent runs heartbeating for one node name are a conflict', () => {
+    const v = new ClusterView({ graceMs: 1_000 });
+    v.heartbeat(
+      { ...heartbeatOf(C, 'n', e1, 1), instance: { host: 'a', pid: 1, endpoint: 'unix:///a' } },
+      5_000,
+    );
+    expect(v.conflicts(5_100)).toEqual([]);
+    v.heartbeat(
+      { ...heartbeatOf(C, 'n', e2, 1), instance: { host: 'b', pid: 2, endpoint: 'unix:///b' } },
+      5_200,
+    );
+    const [c] = v.conflicts(5_300);
+    expect(c?.node).toBe('n');
+    expect(c?.instances.map((i) => i.host).sort()).toEqual(['a', 'b']);
+    // the other one goes quiet: no conflict once its last heartbeat is older than the grace
+    v.heartbeat(
+      { ...heartbeatOf(C, 'n', e2, 2), instance: { host: 'b', pid: 2, endpoint: 'unix:///b' } },
+      6_500,
+    );
+    expect(v.conflicts(6_600)).toEqual([]);
+  });
+});

@@ -1,0 +1,256 @@
+/**
+ * The cluster as a console replica sees it from the bus: every agent's transitions folded through
+ * the one reducer (lib/timeline) in stream order, under global ids (global.ts).
+ *
+ * Per node it keeps the agent run (epoch) it follows and the last seq applied, so:
+ *  - a seq already applied (a redelivery, a republished message) is dropped and counted;
+ *  - a newer epoch (the agent restarted) replaces the node's pods by what the new run reports
+ *    (its first relist re-adds every pod still there); an older epoch's messages are dropped;
+ *  - a missing run of seqs is recorded as a gap: explicit when the agent announced it (its
+ *    outbox overflowed), unexplained otherwise.
+ *
+ * Node contact is judged here, centrally, by heartbeat age, with the node lifecycle controller's
+ * rule (lib/kubelet generateNodeConditions: no contact for node-monitor-grace-period → Ready,
+ * MemoryPressure, DiskPressure, PIDPressure Unknown, "Kubelet stopped posting node status.").
+ * It is applied when the state is read (`snapshot(now)`), so it needs no event and recovers by
+ * itself when heartbeats return. Two agents heartbeating for one node name with different runs
+ * within the grace period are a conflict (`conflicts()`), shown rather than merged.
+ */
+import { generateNodeConditions } from '@/lib/kubelet';
+import { reduce } from '@/lib/timeline/reducer';
+import { emptyState, own, type ClusterState, type NodeView } from '@/lib/timeline/state';
+import type { TimelineEvent } from '@/lib/timeline/events';
+import type { ClusterBus, Delivered } from './bus';
+import { compareEpochs, type Heartbeat, type NodeState } from './envelope';
+import { globalEvents, type GapRecord } from './global';
+
+export interface NodeTrack {
+  epoch: string;
+  lastSeq: number;
+  /** Where the agent said it was last (its heartbeat) and when we heard it (our clock). */
+  heartbeat?: Heartbeat;
+  heardAt?: number;
+  /** Every agent instance heard for this name: `${host}/${pid}/${epoch}` → when. */
+  instances: Map<string, { heartbeat: Heartbeat; heardAt: number }>;
+}
+
+export interface GapNote {
+  node: string;
+  epoch: string;
+  from: number;
+  to: number;
+  /** True when the agent announced it (outbox overflow); false when seqs simply never came. */
+  explicit: boolean;
+  gid: number;
+}
+
+export interface Conflict {
+  node: string;
+  instances: { host: string; pid: number; endpoint: string; epoch: string; heardAt: number }[];
+}
+
+export interface ClusterViewStats {
+  applied: number;
+  duplicates: number;
+  staleEpoch: number;
+  lastStreamSeq: number;
+}
+
+export class ClusterView {
+  private state: ClusterState = emptyState();
+  private readonly tracks = new Map<string, NodeTrack>();
+  readonly gaps: GapNote[] = [];
+  readonly stats: ClusterViewStats = { applied: 0, duplicates: 0, staleEpoch: 0, lastStreamSeq: 0 };
+  private readonly listeners = new Set<(events: (TimelineEvent | GapRecord)[]) => void>();
+
+  constructor(
+    private readonly options: { graceMs: number; startedAt?: number; maxGaps?: number },
+  ) {}
+
+  /** Applies one delivered stream message (in stream order). Returns the events applied. */
+  apply(d: Delivered): (TimelineEvent | GapRecord)[] {
+    const m = d.message;
+    this.stats.lastStreamSeq = Math.max(this.stats.lastStreamSeq, d.streamSeq);
+    let track = this.tracks.get(m.node);
+    if (track && m.epoch !== track.epoch) {
+      if (compareEpochs(m.epoch, track.epoch) < 0) {
+        this.stats.staleEpoch++;
+        return [];
+      }
+      // A new run of the agent: it reports the node afresh; what the old run knew is replaced.
+      const { [m.node]: _old, ...others } = this.state.nodes;
+      this.state = { ...this.state, nodes: others };
+      track.epoch = m.epoch;
+      track.lastSeq = 0;
+    }
+    if (!track) {
+      track = { epoch: m.epoch, lastSeq: 0, instances: new Map() };
+      this.tracks.set(m.node, track);
+    }
+    const applied: (TimelineEvent | GapRecord)[] = [];
+    for (const g of globalEvents(d.streamSeq, m)) {
+      const seq = g.nodeSeq;
+      if (seq <= track.lastSeq) {
+        this.stats.duplicates++;
+        continue;
+      }
+      if (seq > track.lastSeq + 1)
+        this.noteGap({
+          node: m.node,
+          epoch: m.epoch,
+          from: track.lastSeq + 1,
+          to: seq - 1,
+          explicit: false,
+          gid: g.gid,
+        });
+      if (g.event.kind === 'gap') {
+        this.noteGap({
+          node: m.node,
+          epoch: m.epoch,
+          from: g.event.lost.from,
+          to: g.event.lost.to,
+          explicit: true,
+          gid: g.gid,
+        });
+        track.lastSeq = g.event.lost.to;
+      } else {
+        this.state = reduce(this.state, g.event);
+        track.lastSeq = seq;
+        this.stats.applied++;
+      }
+      applied.push(g.event);
+    }
+    if (applied.length > 0) for (const l of this.listeners) l(applied);
+    return applied;
+  }
+
+  private noteGap(g: GapNote): void {
+    this.gaps.push(g);
+    if (this.gaps.length > (this.options.maxGaps ?? 1_000)) this.gaps.shift();
+  }
+
+  /** A heartbeat from KV; `heardAt` is our clock when it arrived. */
+  heartbeat(hb: Heartbeat, heardAt: number): void {
+    let track = this.tracks.get(hb.node);
+    if (!track) {
+      track = { epoch: hb.epoch, lastSeq: 0, instances: new Map() };
+      this.tracks.set(hb.node, track);
+    }
+    track.instances.set(`${hb.instance.host}/${hb.instance.pid}/${hb.epoch}`, {
+      heartbeat: hb,
+      heardAt,
+    });
+    if (compareEpochs(hb.epoch, track.epoch) >= 0 || !track.heartbeat) {
+      track.heartbeat = hb;
+      track.heardAt = heardAt;
+    } else if (hb.epoch === track.heartbeat.epoch) {
+      track.heardAt = heardAt;
+    }
+  }
+
+  /**
+   * A node's latest full state from KV, for a replica that starts after the events that built
+   * it: taken when the view knows nothing newer for that node (then the stream continues it).
+   */
+  baseline(s: NodeState): void {
+    const track = this.tracks.get(s.node);
+    if (
+      track &&
+      (compareEpochs(track.epoch, s.epoch) > 0 ||
+        (track.epoch === s.epoch && track.lastSeq >= s.seq))
+    )
+      return;
+    this.state = { ...this.state, nodes: { ...this.state.nodes, [s.node]: s.view } };
+    const t = track ?? { epoch: s.epoch, lastSeq: 0, instances: new Map() };
+    t.epoch = s.epoch;
+    t.lastSeq = s.seq;
+    this.tracks.set(s.node, t);
+  }
+
+  track(node: string): NodeTrack | undefined {
+    return this.tracks.get(node);
+  }
+
+  /** Two or more agent runs heartbeating for one node name within the grace period. */
+  conflicts(now: number): Conflict[] {
+    const out: Conflict[] = [];
+    for (const [node, track] of this.tracks) {
+      const recent = [...track.instances.values()].filter(
+        (i) => now - i.heardAt <= this.options.graceMs,
+      );
+      for (const [key, i] of track.instances)
+        if (now - i.heardAt > 4 * this.options.graceMs) track.instances.delete(key);
+      const epochs = new Set(recent.map((i) => i.heartbeat.epoch));
+      if (epochs.size < 2) continue;
+      out.push({
+        node,
+        instances: recent.map((i) => ({
+          host: i.heartbeat.instance.host,
+          pid: i.heartbeat.instance.pid,
+          endpoint: i.heartbeat.instance.endpoint,
+          epoch: i.heartbeat.epoch,
+          heardAt: i.heardAt,
+        })),
+      });
+    }
+    return out;
+  }
+
+  /** The state now, with node contact judged by heartbeat age. */
+  snapshot(now: number): ClusterState {
+    let nodes: Record<string, NodeView> | undefined;
+    for (const [name, track] of this.tracks) {
+      const view = own(this.state.nodes, name);
+      if (!view) continue;
+      const lastContactAt = track.heardAt ?? this.options.startedAt ?? now;
+      if (now - lastContactAt <= this.options.graceMs) continue;
+      const judged = generateNodeConditions({
+        now,
+        lastContactAt,
+        oldConditions: view.conditions,
+        runtimeConditions: view.runtimeConditions,
+        lastRelistAt: lastContactAt,
+        lastStatusAt: lastContactAt,
+        timings: { nodeMonitorGracePeriodMs: this.options.graceMs },
+        ...(this.options.startedAt !== undefined ? { startedAt: this.options.startedAt } : {}),
+      });
+      nodes ??= { ...this.state.nodes };
+      nodes[name] = {
+        ...view,
+        conditions: judged.conditions,
+        why: { ...view.why, ...judged.why },
+        health: { ...view.health, connected: false },
+      };
+    }
+    return nodes ? { ...this.state, nodes } : this.state;
+  }
+
+  onApplied(listener: (events: (TimelineEvent | GapRecord)[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+/**
+ * Follows a cluster bus into a view: heartbeats and node states from KV (as they change), every
+ * stream message from `fromStreamSeq` on. Resolves once both feeds run; stops on `signal`.
+ */
+export async function followBus(
+  bus: ClusterBus,
+  view: ClusterView,
+  options: { fromStreamSeq?: number; signal: AbortSignal; clock?: () => number },
+): Promise<{ done: Promise<void> }> {
+  const clock = options.clock ?? Date.now;
+  const live = await bus.live();
+  for (const s of live.states.values()) view.baseline(s);
+  for (const hb of live.heartbeats.values()) view.heartbeat(hb, Math.min(hb.t, clock()));
+  const kv = (async () => {
+    for await (const e of bus.watchLive(options.signal))
+      if (e.kind === 'hb') view.heartbeat(e.value, clock());
+  })();
+  const stream = (async () => {
+    for await (const d of bus.tail(options.fromStreamSeq ?? 1, { signal: options.signal }))
+      view.apply(d);
+  })();
+  return { done: Promise.all([kv, stream]).then(() => undefined) };
+}
