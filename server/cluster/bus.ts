@@ -39,6 +39,7 @@ import {
   type NodeState,
   type Parsed,
 } from './envelope';
+import { logFn, rootLogger } from '@/server/log';
 import { clusterNames, type ClusterNames } from './names';
 import { Refusals } from './refusals';
 
@@ -99,7 +100,7 @@ export class ClusterBus {
 
   static async open(options: BusOptions): Promise<ClusterBus> {
     const names = clusterNames(options.cluster); // validates before connecting
-    const log = options.log ?? ((line: string) => console.error(line));
+    const log = options.log ?? logFn(rootLogger());
     const nc = await connect({
       servers: options.servers,
       name: options.name ?? 'podscope',

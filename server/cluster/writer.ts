@@ -13,6 +13,7 @@
  * Refused messages (malformed, foreign) are counted, logged and terminated (never redelivered).
  */
 import type { JsMsg } from '@nats-io/jetstream';
+import { logFn, rootLogger } from '@/server/log';
 import type { ClusterBus } from './bus';
 import { globalEvents, type GlobalEvent } from './global';
 import type { ClusterTimeline } from './timeline/timeline';
@@ -59,7 +60,7 @@ export class ClusterWriter {
   private readonly log: (line: string) => void;
 
   constructor(private readonly options: WriterOptions) {
-    this.log = options.log ?? ((l) => console.error(l));
+    this.log = options.log ?? logFn(rootLogger());
   }
 
   start(): this {

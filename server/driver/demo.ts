@@ -18,6 +18,7 @@
  * the injected clock. The back-off scale is the drivers' (see server/runtime).
  */
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import { logFn, rootLogger } from '@/server/log';
 import type { DriverClock, DriverTimer } from './clock';
 import type { Driver } from './driver';
 
@@ -249,7 +250,7 @@ export function importJobPod(random: () => number, now: number): V1Pod {
 export async function startDemoWorkload(options: DemoOptions): Promise<DemoWorkload> {
   const { drivers, clock } = options;
   if (drivers.length === 0) throw new Error('demo workload: no drivers (nodes) to run on');
-  const log = options.log ?? ((line: string) => console.error(`[podscope] ${line}`));
+  const log = options.log ?? logFn(rootLogger());
   const random = seededRandom(options.seed);
   const timers = new Set<DriverTimer>();
   /** Applies in flight (stop() waits for them); deletions run on and are not waited for. */

@@ -23,6 +23,7 @@ import type { SyncError } from '@/lib/kubelet/runtime';
 import { KUBELET_DEFAULTS } from '@/lib/kubelet/timings';
 import { LABELS } from '@/lib/kubelet/runtime';
 import type { HintProvider, PodHints } from '@/server/engine/hints';
+import { logFn, rootLogger } from '@/server/log';
 import { systemClock, type DriverClock, type DriverTimer } from './clock';
 import { ConfigStore, type ConfigData } from './env';
 import { ImageManager } from './images';
@@ -307,7 +308,7 @@ export class Driver {
   }
 
   private log(line: string): void {
-    (this.options.log ?? ((l: string) => console.error(`[podscope] ${l}`)))(line);
+    (this.options.log ?? logFn(rootLogger()))(line);
   }
 
   private hintProvider(): HintProvider {

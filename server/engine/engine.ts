@@ -20,6 +20,7 @@ import { own, type ClusterState, type NodeView } from '@/lib/timeline/state';
 import type { EngineApi, Health, NodeSummary, RangeQuery } from './api';
 import { EventBus, type Subscription } from './bus';
 import type { HintProvider } from './hints';
+import { logFn, rootLogger, type LogFn, type LogLevel } from '@/server/log';
 import { exposition, processRegistry } from '@/server/metrics/registry';
 import { createEngineMetrics, type EngineMetrics } from './metrics';
 import { createNodeEngine, type NodeEngine } from './node-engine';
@@ -45,7 +46,7 @@ export interface EngineOptions {
   backoff?: () => BackoffState;
   /** Initial state when restarting on an existing timeline (the store's latest state). */
   initialState?: ClusterState;
-  log?: (line: string) => void;
+  log?: LogFn;
 }
 
 interface WatchedNode {
@@ -77,7 +78,7 @@ export class Engine implements EngineApi {
       rebuilt: (working) => {
         for (const [name, n] of this.nodesByName) n.engine.adopt(own(working.nodes, name));
       },
-      log: (line) => this.log(line),
+      log: (line, level) => this.log(line, level),
     });
     this.startedAt = this.clock.now();
     // Pod uid → seq of a provider event recorded in this turn: the cause of the hint change
@@ -240,7 +241,7 @@ export class Engine implements EngineApi {
       seq: this.recorder.nextSeq,
       startedAt: this.startedAt,
       metrics: this.instruments,
-      log: (line) => this.log(line),
+      log: (line, level) => this.log(line, level),
     });
     this.nodesByName.set(name, { engine, endpoint, lab });
     if (autostart) engine.start();
@@ -287,7 +288,7 @@ export class Engine implements EngineApi {
     }
   }
 
-  private log(line: string): void {
-    (this.options.log ?? ((l: string) => console.error(`[podscope] ${l}`)))(line);
+  private log(line: string, level?: LogLevel): void {
+    (this.options.log ?? logFn(rootLogger()))(line, level);
   }
 }

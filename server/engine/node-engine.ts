@@ -43,6 +43,7 @@ import {
   runtimePodOf,
   withSeq,
 } from './relist-events';
+import type { LogFn, LogLevel } from '@/server/log';
 import type { RuntimeClient, RuntimeStatusReport } from './runtime-client';
 import { nodeTimings, type EngineTimings } from './timings';
 
@@ -76,7 +77,7 @@ export interface NodeEngineOptions {
     | 'eventStreamFallbacks'
     | 'clockOffset'
   >;
-  log?: (line: string) => void;
+  log?: LogFn;
 }
 
 export function createNodeEngine(options: NodeEngineOptions): NodeEngine {
@@ -217,8 +218,8 @@ export class NodeEngine {
     this.options.onEvents(batch);
   }
 
-  private log(line: string): void {
-    this.options.log?.(line);
+  private log(line: string, level?: LogLevel): void {
+    this.options.log?.(line, level);
   }
 
   // ── what the watcher reports ───────────────────────────────────────────────
@@ -245,7 +246,10 @@ export class NodeEngine {
       // NOT_FOUND: it was removed between the list and the inspection, an everyday race on a busy
       // node (the next relist records it gone). Anything else is worth a line.
       if ((error as { notFound?: unknown }).notFound === true) return;
-      this.log(`${node}: inspecting ${id} failed, keeping the old record: ${error.message}`);
+      this.log(
+        `${node}: inspecting ${id} failed, keeping the old record: ${error.message}`,
+        'warn',
+      );
     },
   };
 
@@ -291,7 +295,7 @@ export class NodeEngine {
         t: at,
         detail: { error: error.message.slice(0, 500) },
       });
-      this.log(`${node}: relist failed: ${error.message}`);
+      this.log(`${node}: relist failed: ${error.message}`, 'warn');
     }
     if (view && (view.health.connected || first)) {
       events.push({
@@ -396,6 +400,7 @@ export class NodeEngine {
       ms === 0
         ? `${o.node}: the runtime's clock agrees with the server's again; runtime times are used as they are`
         : `${o.node}: the runtime's clock is ${describeOffset(ms)} the server's; derived times are corrected by ${ms > 0 ? '+' : ''}${Math.round(ms / 1000)} s`,
+      ms === 0 ? 'info' : 'warn',
     );
     return true;
   }

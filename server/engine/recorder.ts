@@ -23,6 +23,7 @@ import { reduce, reduceAll } from '@/lib/timeline/reducer';
 import { emptyState, type ClusterState } from '@/lib/timeline/state';
 import type { RangeQuery } from './api';
 import type { Clock } from './node-watcher';
+import type { LogFn } from '@/server/log';
 import { SHRINK_STEPS, shrinkEvent } from './shrink';
 
 /** The store as the recorder uses it (server/store implements it, see store-adapter.ts). */
@@ -48,7 +49,7 @@ export interface RecorderOptions {
   counted?: (event: TimelineEvent) => void;
   /** Called when the working state was rebuilt from shrunk events (node engines adopt it). */
   rebuilt?: (working: ClusterState) => void;
-  log: (line: string) => void;
+  log: LogFn;
 }
 
 /** How often at most shrinking is logged. */
@@ -125,7 +126,7 @@ export class Recorder {
       else return this.hold(err);
     }
     if (this.error)
-      this.options.log(`store: writing again; ${batch.length} held event(s) recorded`);
+      this.options.log(`store: writing again; ${batch.length} held event(s) recorded`, 'warn');
     this.error = undefined;
     this.errorKind = undefined;
     this.pending = [];
@@ -149,6 +150,7 @@ export class Recorder {
     if (this.errorKind !== kind)
       this.options.log(
         `store: ${message}; ${this.pending.length} event(s) held in memory and retried`,
+        'error',
       );
     this.error = message;
     this.errorKind = kind;
@@ -180,6 +182,7 @@ export class Recorder {
         this.shrinkLoggedAt = now;
         this.options.log(
           `store: events too large for the timeline were recorded with strings cut to ${limits.maxChars} characters and lists to ${limits.maxItems} items`,
+          'warn',
         );
       }
       return { batch, stored };

@@ -13,12 +13,13 @@ import { criRuntime } from '@/server/engine/cri-runtime';
 import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
 import { DriftBridge, KubeView } from '@/server/kube';
+import { logFn, rootLogger } from '@/server/log';
 import { LearnService } from '@/server/learn/service';
 import { startSimCluster, type SimCluster } from '@/server/sim';
 import { simProbeNetwork } from '@/server/sim/network';
 import { lockTimeline, openStore, type TimelineStore } from '@/server/store';
 import { TimelinesService } from '@/server/timelines/service';
-import type { Context } from '@/server/trpc/context';
+import type { Services } from '@/server/trpc/context';
 import { startEmbeddedWorkload } from './embedded';
 
 export interface PodscopeRuntime {
@@ -27,7 +28,7 @@ export interface PodscopeRuntime {
   readonly store: TimelineStore;
   readonly timelines: TimelinesService;
   /** What every tRPC request gets (the same services, built once). */
-  readonly context: Context;
+  readonly context: Services;
   readonly sim?: SimCluster;
   stop(): Promise<void>;
 }
@@ -48,7 +49,7 @@ export function getRuntime(): Promise<PodscopeRuntime> {
 /** Back-off periods of the embedded demo, scaled so a crash loop is visible within seconds. */
 export const DEMO_BACKOFF_SCALE = 0.2;
 
-const log = (line: string) => console.error(`[podscope] ${line}`);
+const log = logFn(rootLogger());
 
 export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
   const store = openStore({
@@ -130,7 +131,10 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
           append: (events) => engine.record(events),
           now: () => Date.now(),
         },
-        { onError: (err) => log(`drift: ${err instanceof Error ? err.message : String(err)}`) },
+        {
+          onError: (err) =>
+            log(`drift: ${err instanceof Error ? err.message : String(err)}`, 'warn'),
+        },
       );
       kube.start();
       bridge.start();
@@ -141,7 +145,7 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
       store
         .retention()
         .catch((err: unknown) =>
-          log(`retention: ${err instanceof Error ? err.message : String(err)}`),
+          log(`retention: ${err instanceof Error ? err.message : String(err)}`, 'error'),
         );
     }, 60_000);
     retention.unref();

@@ -9,6 +9,7 @@ import { loadConfig } from '@/server/config';
 import { criRuntime } from '@/server/engine/cri-runtime';
 import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
+import { logFn, rootLogger } from '@/server/log';
 import { openStore } from '@/server/store';
 import { TimelinesService, writeAtomically } from '@/server/timelines';
 import type { Command } from '../command';
@@ -52,12 +53,14 @@ export const recordCommand: Command = {
 
     const defaults = loadConfig({});
     const store = openStore({ path: ':memory:' });
-    const log = (line: string) => process.stderr.write(`[podscope] ${line}\n`);
+    // What the command says on stderr (its product is the file); the engine's diagnostics go
+    // through the logger, also on stderr.
+    const say = (line: string) => process.stderr.write(`[podscope] ${line}\n`);
     const engine = new Engine({
       store: engineStore(store),
       timings: { ...defaults.periods, relistMs: parseDuration(values.relist, '--relist') },
       dial: (endpoint) => criRuntime(endpoint, { timeoutMs: defaults.periods.criTimeoutMs }),
-      log,
+      log: logFn(rootLogger()),
     });
     const ac = new AbortController();
     const stop = () => ac.abort();
@@ -69,7 +72,7 @@ export const recordCommand: Command = {
     try {
       for (const n of nodes) engine.addNode(n.name, n.endpoint, n.lab);
       engine.start();
-      log(
+      say(
         `recording ${nodes.length} node(s)${duration === undefined ? '; Ctrl-C ends the recording' : ''}`,
       );
       await new Promise<void>((resolve) => {
@@ -85,7 +88,7 @@ export const recordCommand: Command = {
       const json = Buffer.from(serializeTimelineFile(file), 'utf8');
       const body = values.gzip || out.endsWith('.gz') ? gzipSync(json) : json;
       await writeAtomically(out, body);
-      log(`wrote ${out}: ${file.events.length} events over ${((to - from) / 1000).toFixed(1)} s`);
+      say(`wrote ${out}: ${file.events.length} events over ${((to - from) / 1000).toFixed(1)} s`);
       return 0;
     } finally {
       if (timer) clearTimeout(timer);

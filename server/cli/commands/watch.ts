@@ -9,6 +9,7 @@ import { loadConfig } from '@/server/config';
 import { criRuntime } from '@/server/engine/cri-runtime';
 import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
+import { logFn, rootLogger } from '@/server/log';
 import { lockTimeline, openStore } from '@/server/store';
 import type { Command } from '../command';
 import { criNodes, parse, parseDuration } from '../lib/args';
@@ -48,7 +49,8 @@ export const watchCommand: Command = {
       store: engineStore(store),
       timings: { ...defaults.periods, relistMs: parseDuration(values.relist, '--relist') },
       dial: (endpoint) => criRuntime(endpoint, { timeoutMs: defaults.periods.criTimeoutMs }),
-      log: (line) => process.stderr.write(`[podscope] ${line}\n`),
+      // Diagnostics on stderr (stdout is the NDJSON stream): readable in a terminal, JSON otherwise.
+      log: logFn(rootLogger()),
     });
     const ac = new AbortController();
     const sub = engine.subscribe(ac.signal);

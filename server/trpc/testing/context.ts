@@ -2,6 +2,7 @@
  * A tRPC context for tests that exercise some of the services: the ones given are used, any
  * other fails the test loudly when a procedure reaches for it.
  */
+import { createLogger } from '@/server/log';
 import type { Context } from '../context';
 
 export function testContext(given: Partial<Context>): Context {
@@ -18,5 +19,6 @@ export function testContext(given: Partial<Context>): Context {
     engine: given.engine ?? (missing('engine') as Context['engine']),
     timelines: given.timelines ?? (missing('timelines') as Context['timelines']),
     learn: given.learn ?? (missing('learn') as Context['learn']),
+    log: given.log ?? createLogger({ level: 'silent' }),
   };
 }

@@ -1,3 +1,4 @@
+import { withRequestLog } from '@/server/log';
 import { getRuntime } from '@/server/runtime';
 import { handleExport } from '@/server/timelines';
 
@@ -10,5 +11,7 @@ export async function GET(
   { params }: { params: Promise<{ id: string }> },
 ): Promise<Response> {
   const { id } = await params;
-  return handleExport((await getRuntime()).timelines, id, new URL(req.url));
+  return withRequestLog(req, 'timeline export', async () =>
+    handleExport((await getRuntime()).timelines, id, new URL(req.url)),
+  );
 }
