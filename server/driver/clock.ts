@@ -4,8 +4,6 @@
  * with a manual clock and never sleep on wall time, and the embedded simulator's virtual clock
  * (sped up for demos) is the single source of "now" for the runtime and its kubelet stand-in.
  */
-import type { SimClock } from '@/server/sim/clock';
-
 export interface DriverTimer {
   cancel(): void;
 }
@@ -100,11 +98,19 @@ export class ManualClock implements DriverClock {
   }
 }
 
+/** A clock that schedules callbacks itself, as the simulator's virtual clock (server/sim/clock.ts) does. */
+export interface SchedulingClock<Handle> {
+  now(): number;
+  after(ms: number, fn: () => void): Handle;
+  cancel(handle: Handle): void;
+}
+
 /**
  * The simulator's virtual clock as a DriverClock, so the embedded runtime and its kubelet
- * stand-in share one "now" (and one speed-up factor).
+ * stand-in share one "now" (and one speed-up factor). Typed by shape: the driver does not
+ * import the simulator.
  */
-export function fromSimClock(clock: SimClock): DriverClock {
+export function fromSimClock<Handle>(clock: SchedulingClock<Handle>): DriverClock {
   return {
     now: () => clock.now(),
     setTimer(ms, fn) {

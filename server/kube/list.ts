@@ -3,7 +3,7 @@
  * first page's resourceVersion names the snapshot the pages belong to; an expired continue
  * token (410 Gone) falls back to one unpaged list.
  */
-import type { KubeObject, ResourceSpec } from './reflector';
+import type { KubeObject, ResourceSpec } from './resource';
 
 export interface Listed<T> {
   items: T[];

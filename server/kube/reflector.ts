@@ -19,23 +19,11 @@
  *   at once from the tracked resourceVersion — unless it ended within a second without a single
  *   event, which is treated as a failure (client-go: "very short watch").
  */
-import type { V1ListMeta, V1ObjectMeta } from '@kubernetes/client-node';
 import { Backoff, sleep as realSleep, type BackoffOptions, type Sleep } from './backoff';
 import { listAll, statusCode } from './list';
+import type { KubeObject, ResourceSpec } from './resource';
 
-export interface KubeObject {
-  metadata?: V1ObjectMeta;
-}
-
-export interface ListPage<T> {
-  items: T[];
-  metadata?: V1ListMeta;
-}
-
-export interface ListOptions {
-  limit?: number;
-  _continue?: string;
-}
+export type { KubeObject, ResourceSpec } from './resource';
 
 /** The subset of client-node's Watch the reflector uses (so tests could stand in, though ours use the real one). */
 export interface WatchLike {
@@ -45,18 +33,6 @@ export interface WatchLike {
     callback: (phase: string, apiObj: unknown, watchObj?: unknown) => void,
     done: (err: unknown) => void,
   ): Promise<AbortController>;
-}
-
-export interface ResourceSpec<T extends KubeObject> {
-  /** Short name for logs and status (`pods`, `nodes`, `events`, `leases`). */
-  name: string;
-  /** Collection path for the watch, e.g. `/api/v1/pods`. */
-  path: string;
-  list(options: ListOptions): Promise<ListPage<T>>;
-  /** Raw watch JSON → the typed object the list returns (times as Date). */
-  deserialize(raw: unknown): T;
-  /** Extra watch query (fieldSelector/labelSelector matching the list's). */
-  query?: Record<string, string>;
 }
 
 export type ChangeType = 'added' | 'modified' | 'deleted';

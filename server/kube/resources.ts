@@ -21,7 +21,7 @@ import {
 // one internally, so watched objects come out exactly like listed ones (Dates, renamed fields).
 import { ObjectSerializer } from '@kubernetes/client-node/dist/serializer.js';
 import { NODE_LEASE_NAMESPACE } from '@/lib/drift/api';
-import type { ResourceSpec } from './reflector';
+import type { ResourceSpec } from './resource';
 
 export interface KubeResources {
   nodes: ResourceSpec<V1Node>;
