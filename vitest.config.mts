@@ -15,6 +15,10 @@ export default defineConfig({
           include: ['{lib,server,components,trpc,app,scripts,deploy}/**/*.test.{ts,tsx}'],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
           environment: 'node',
+          // Property and 10k-entity tests do seconds of CPU work; on a shared 2-core machine under
+          // load the 5 s default cut them off. A timeout is a hang detector here, not a speed check
+          // (speed is npm run bench's job).
+          testTimeout: 30_000,
         },
       },
       {
