@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../command';
-import { parseSimArgs } from './sim';
+import { demoSeed, parseSimArgs } from './sim';
 
 describe('podscope sim arguments', () => {
   it('has defaults', () => {
@@ -33,5 +33,15 @@ describe('podscope sim arguments', () => {
     [['--socket-dir', `/tmp/${'d'.repeat(120)}`]],
   ])('rejects %j', (args) => {
     expect(() => parseSimArgs(args)).toThrow(UsageError);
+  });
+});
+
+describe('podscope sim --demo', () => {
+  it('is off unless asked for, and seeds the demo from --seed', () => {
+    expect(parseSimArgs(['--demo']).demo).toBe(true);
+    expect(parseSimArgs([]).demo).toBeUndefined();
+    expect(demoSeed('42')).toBe(42);
+    expect(demoSeed('podscope')).toBe(demoSeed('podscope'));
+    expect(demoSeed('podscope')).not.toBe(demoSeed('other'));
   });
 });

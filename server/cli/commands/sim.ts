@@ -1,20 +1,25 @@
 /**
- * `podscope sim --nodes N [--socket-dir DIR] [--speed X] [--seed S] [--events stream|unimplemented]`:
- * runs N empty simulated CRI nodes (server/sim), each a real gRPC server on its own unix socket,
+ * `podscope sim --nodes N [--socket-dir DIR] [--speed X] [--seed S] [--events stream|unimplemented] [--demo]`:
+ * runs N simulated CRI nodes (server/sim), each a real gRPC server on its own unix socket (empty,
+ * or with --demo running the demo workload `npm start` shows, through the kubelet stand-in),
  * prints one line per node — `NAME unix:///DIR/NAME.sock` — and serves until SIGINT or SIGTERM,
  * then removes its sockets. Stable output contract: scripts read the lines from stdout.
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { CriClient } from '@/server/cri/client';
+import { DEMO_BACKOFF_SCALE } from '@/server/runtime';
+import { startEmbeddedWorkload } from '@/server/runtime/embedded';
 import { startSimCluster } from '@/server/sim';
+import { simProbeNetwork } from '@/server/sim/network';
 import type { SimCluster } from '@/server/sim';
 import type { Command } from '../command';
 import { UsageError } from '../command';
 import { parse } from '../lib/args';
 
-const usage = `Usage: podscope sim --nodes N [--socket-dir DIR] [--speed X] [--seed S] [--events MODE]
+const usage = `Usage: podscope sim --nodes N [--socket-dir DIR] [--speed X] [--seed S] [--events MODE] [--demo]
 
-Runs N simulated CRI nodes (no pods: a kubelet stand-in puts them there), each a real gRPC
+Runs N simulated CRI nodes (no pods unless --demo: a kubelet stand-in puts them there), each a real gRPC
 runtime.v1 server on DIR/NAME.sock, prints "NAME unix:///DIR/NAME.sock" per node on stdout,
 and serves until interrupted (SIGINT/SIGTERM); then it removes the sockets.
 
@@ -24,6 +29,8 @@ and serves until interrupted (SIGINT/SIGTERM); then it removes the sockets.
   --seed S           seed for ids and simulated noise (default "podscope")
   --events MODE      GetContainerEvents: "stream" (containerd 1.7+, default) or
                      "unimplemented" (containerd 1.6)
+  --demo             run the demo workload of \`npm start\` on the nodes (a kubelet stand-in per
+                     node), so agents watching them (\`podscope agent\`) see a living cluster
 
 Images, commands and behaviours: server/sim/CATALOGUE.md.`;
 
@@ -36,6 +43,8 @@ export interface SimArgs {
   speed: number;
   seed: string;
   events: 'stream' | 'unimplemented';
+  /** Run the demo workload (server/driver/demo) through a kubelet stand-in per node. */
+  demo?: boolean;
 }
 
 export function parseSimArgs(args: string[]): SimArgs {
@@ -45,6 +54,7 @@ export function parseSimArgs(args: string[]): SimArgs {
     speed: { type: 'string' },
     seed: { type: 'string' },
     events: { type: 'string' },
+    demo: { type: 'boolean' },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const nodes = values.nodes === undefined ? 1 : Number(values.nodes);
@@ -60,6 +70,7 @@ export function parseSimArgs(args: string[]): SimArgs {
     throw new UsageError(`--events ${events}: "stream" or "unimplemented"`);
   }
   const parsed: SimArgs = { nodes, speed, seed: values.seed ?? 'podscope', events };
+  if (values.demo) parsed.demo = true;
   if (values['socket-dir'] !== undefined) {
     const dir = resolve(values['socket-dir']);
     const longest = join(dir, `sim-node-${String(nodes).padStart(3, '0')}.sock`);
@@ -71,6 +82,14 @@ export function parseSimArgs(args: string[]): SimArgs {
     parsed.socketDir = dir;
   }
   return parsed;
+}
+
+/** The demo workload's numeric seed from --seed (a number as is, a word hashed). */
+export function demoSeed(seed: string): number {
+  if (/^\d+$/.test(seed)) return Number(seed);
+  let h = 0;
+  for (const ch of seed) h = (h * 31 + (ch.codePointAt(0) ?? 0)) >>> 0;
+  return h;
 }
 
 function untilSignal(): Promise<NodeJS.Signals> {
@@ -94,6 +113,7 @@ export const simCommand: Command = {
     if (opts.socketDir) mkdirSync(opts.socketDir, { recursive: true });
     const stopping = untilSignal();
     let cluster: SimCluster | undefined;
+    const stops: (() => Promise<void>)[] = [];
     try {
       cluster = await startSimCluster({
         nodes: opts.nodes,
@@ -102,10 +122,26 @@ export const simCommand: Command = {
         eventsMode: opts.events,
         ...(opts.socketDir ? { socketDir: opts.socketDir } : {}),
       });
-      process.stdout.write(cluster.nodes.map((n) => `${n.name} ${n.endpoint}\n`).join(''));
+      const sim = cluster;
+      if (opts.demo) {
+        const workload = await startEmbeddedWorkload({
+          nodes: sim.nodes.map((n) => ({
+            name: n.name,
+            client: new CriClient(n.endpoint),
+            network: simProbeNetwork(n.runtime),
+          })),
+          clock: sim.clock,
+          backoffScale: DEMO_BACKOFF_SCALE,
+          seed: demoSeed(opts.seed),
+          log: (line) => process.stderr.write(`sim: ${line}\n`),
+        });
+        stops.push(() => workload.stop());
+      }
+      process.stdout.write(sim.nodes.map((n) => `${n.name} ${n.endpoint}\n`).join(''));
       await stopping;
       return 0;
     } finally {
+      for (const stop of stops.reverse()) await stop();
       await cluster?.stop();
     }
   },
