@@ -49,6 +49,21 @@ export function containerState(s: V1ContainerStatus | undefined): ContainerState
   return 'waiting';
 }
 
+/**
+ * A running container's readiness as the prober decided it: `notstarted` (its startup probe has
+ * not succeeded), `notready` (started, readiness not passed), `ready`; undefined when not running.
+ * Drawn as `data-ready` and a dashed outline: "running, not ready".
+ */
+export type ContainerReadiness = 'ready' | 'notready' | 'notstarted';
+
+export function containerReadiness(
+  s: V1ContainerStatus | undefined,
+): ContainerReadiness | undefined {
+  if (!s?.state?.running) return undefined;
+  if (s.started === false) return 'notstarted';
+  return s.ready === true ? 'ready' : 'notready';
+}
+
 export function containerReason(s: V1ContainerStatus | undefined): string | undefined {
   const reason = s?.state?.waiting?.reason ?? s?.state?.terminated?.reason;
   return reason ? reason : undefined;

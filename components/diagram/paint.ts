@@ -42,6 +42,7 @@ type Ctx = Pick<
   | 'restore'
   | 'translate'
   | 'scale'
+  | 'setLineDash'
 > & {
   fillStyle: string | CanvasGradient | CanvasPattern;
   strokeStyle: string | CanvasGradient | CanvasPattern;
@@ -108,6 +109,9 @@ function paintPod(ctx: Ctx, pod: PodLayout, o: PaintOptions): void {
     ctx.roundRect(pill.x, pill.y, pill.w, pill.h, 4);
     ctx.strokeStyle = pill.id === o.selected ? o.colors.selection : TONE_COLOR[pill.tone];
     ctx.lineWidth = pill.id === o.selected ? 2.5 : 1;
+    // Running, not ready: dashed, as in the SVG scene.
+    const unready = pill.readiness === 'notready' || pill.readiness === 'notstarted';
+    ctx.setLineDash(unready && pill.id !== o.selected ? [3, 2] : []);
     ctx.stroke();
     glyph(ctx, pill.tone, pill.x + 4, pill.y + 3, 12);
     if (pill.label) {

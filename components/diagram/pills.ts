@@ -8,10 +8,12 @@ import type { PodView } from '@/lib/timeline/state';
 import {
   conditionTone,
   containerDataId,
+  containerReadiness,
   containerReason,
   containerState,
   containerTone,
   podContainers,
+  type ContainerReadiness,
 } from '@/components/data/entity';
 import type { Tone } from '@/components/visual/palette';
 import { GEOMETRY, type Box } from './geometry';
@@ -34,6 +36,8 @@ export interface PillLayout extends Box {
   status: V1ContainerStatus | undefined;
   state: 'waiting' | 'running' | 'terminated';
   reason: string | undefined;
+  /** Running containers only: what the prober decided (see containerReadiness). */
+  readiness: ContainerReadiness | undefined;
   tone: Tone;
   /** What the pill says: the name, and the restart count when it has restarted. */
   text: string;
@@ -169,6 +173,7 @@ export function layoutPills(pod: PodView, box: Box): PodPills {
       status: c.status,
       state: containerState(c.status),
       reason: containerReason(c.status),
+      readiness: containerReadiness(c.status),
       tone: containerTone(c.status),
       text,
       label: truncate(text, w - PILL_LABEL_INSET),

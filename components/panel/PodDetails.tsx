@@ -58,6 +58,11 @@ export function PodDetails({ entity }: { entity: Extract<EntityRef, { layer: 'po
         </p>
       ) : null}
       {pod.deletionTimestamp !== undefined ? <p className="ps-alert">{t('deleting')}</p> : null}
+      {pod.spec.unsupported && pod.spec.unsupported.length > 0 ? (
+        <p className="ps-alert" role="status" data-unsupported={pod.spec.unsupported.join(' ')}>
+          {t('unsupported', { fields: pod.spec.unsupported.join(', ') })}
+        </p>
+      ) : null}
       <dl className="ps-facts">
         <div>
           <dt>{t('specSource')}</dt>
@@ -70,6 +75,16 @@ export function PodDetails({ entity }: { entity: Extract<EntityRef, { layer: 'po
             </span>
           </dd>
         </div>
+        {pod.spec.probes ? (
+          <div>
+            <dt>{t('probes')}</dt>
+            <dd data-probes>
+              {Object.entries(pod.spec.probes)
+                .map(([name, list]) => `${name}: ${list.map((p) => `${p}Probe`).join(', ')}`)
+                .join(' · ')}
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt>{t('restartPolicy')}</dt>
           <dd>

@@ -14,17 +14,20 @@ export function ContainerPill({ pill, ctx }: { pill: PillLayout; ctx: SceneConte
     reason: pill.reason ?? 'none',
     restarts: pill.status?.restartCount ?? 0,
     kind: pill.sidecar ? 'sidecar' : pill.list,
+    ready: pill.readiness ?? 'none',
   });
+  const unready = pill.readiness === 'notready' || pill.readiness === 'notstarted';
   const color = TONE_COLOR[pill.tone];
   const selected = ctx.selected === pill.id;
   const text =
     ctx.detail === 'full' ? fitText(pill.text, pill.labelMax, pageMeasure(FONTS.container)) : '';
   return (
     <g
-      className={`ps-container ps-tone-${pill.tone}${selected ? ' is-selected' : ''}${ctx.related.has(pill.id) ? ' is-related' : ''}`}
+      className={`ps-container ps-tone-${pill.tone}${unready ? ' is-unready' : ''}${selected ? ' is-selected' : ''}${ctx.related.has(pill.id) ? ' is-related' : ''}`}
       data-layer="container"
       data-id={pill.id}
       data-state={pill.state}
+      {...(pill.readiness ? { 'data-ready': pill.readiness } : {})}
       {...(pill.reason ? { 'data-reason': pill.reason } : {})}
       {...itemProps(ctx, pill.id, 3, label)}
     >
