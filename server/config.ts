@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
+import { parseNodeIPs } from '@/server/engine/host-ips';
 
 const endpointPattern = /^(unix:\/\/\/|tcp:\/\/|\/)/;
 
@@ -71,6 +72,18 @@ export const ConfigSchema = z.object({
     })
     .default({ ...DEFAULT_ENGINE_TIMINGS, criTimeoutMs: 10_000 }),
   kubeconfig: z.string().optional(),
+  /** Node IPs for pod hostIP(s) when the API server has no Node: `IP` or `NODE=IP`, comma-separated. */
+  nodeIP: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      if (v === undefined) return;
+      try {
+        parseNodeIPs(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
+      }
+    }),
   /** Serve one recorded timeline file read-only instead of watching runtimes (podscope replay). */
   replayFile: z.string().optional(),
 });
@@ -131,6 +144,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['PODSCOPE_RETENTION_MAX_AGE_MS', ['retention', 'maxAgeMs']],
     ['PODSCOPE_RETENTION_MAX_BYTES', ['retention', 'maxBytes']],
     ['PODSCOPE_KUBECONFIG', ['kubeconfig']],
+    ['PODSCOPE_NODE_IP', ['nodeIP']],
     ['PODSCOPE_REPLAY_FILE', ['replayFile']],
   ];
   for (const [name, path] of map) {

@@ -95,8 +95,10 @@ export {
   sortPodIPs,
   type GenerateAPIPodStatusInput,
   type GenerateAPIPodStatusResult,
+  type HostIPsSource,
   type PodStatusWhy,
 } from './status';
+export { canonicalIP, hostNetworkPodIPs, ipFamily, nodeHostIPs, parseIPSloppy } from './ip';
 export { explainPhase, phaseExplanation } from './explain-phase';
 export { explainContainerState, type ContainerContext } from './explain-container';
 export {

@@ -32,6 +32,8 @@ export interface PodWhy {
   conditions: Record<string, Explanation>;
   /** Keyed by container name (init and regular share one namespace in a pod). */
   containers: Record<string, Explanation>;
+  /** Where hostIP(s) came from (API server, configured, detected). */
+  hostIPs?: Explanation;
 }
 
 export interface PodView {

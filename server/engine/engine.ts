@@ -23,6 +23,7 @@ import type { HintProvider } from './hints';
 import { logFn, rootLogger, type LogFn, type LogLevel } from '@/server/log';
 import { exposition, processRegistry } from '@/server/metrics/registry';
 import { createEngineMetrics, type EngineMetrics } from './metrics';
+import { detectHostIPs } from './host-ips';
 import { createNodeEngine, type NodeEngine } from './node-engine';
 import type { Clock, NodeWatcher } from './node-watcher';
 import { Recorder, type EngineStore } from './recorder';
@@ -44,6 +45,10 @@ export interface EngineOptions {
   allowEndpoints?: readonly string[];
   /** The kubelet's container back-off for each node (default 10 s doubling to 300 s). */
   backoff?: () => BackoffState;
+  /** Configured node IPs (PODSCOPE_NODE_IP): for every node, and per node. */
+  nodeIPs?: { all: string[]; byNode: Record<string, string[]> };
+  /** This machine's IPs, the host IPs of last resort (default: detected from its interfaces). */
+  detectedIPs?: string[];
   /** Initial state when restarting on an existing timeline (the store's latest state). */
   initialState?: ClusterState;
   log?: LogFn;
@@ -240,12 +245,20 @@ export class Engine implements EngineApi {
       ...(initial ? { initial } : {}),
       seq: this.recorder.nextSeq,
       startedAt: this.startedAt,
+      nodeIPs: this.options.nodeIPs?.byNode[name] ?? this.options.nodeIPs?.all ?? [],
+      detectedIPs: this.options.detectedIPs ?? this.detected(),
       metrics: this.instruments,
       log: (line, level) => this.log(line, level),
     });
     this.nodesByName.set(name, { engine, endpoint, lab });
     if (autostart) engine.start();
     return engine.watcher;
+  }
+
+  private detectedCache: string[] | undefined;
+  private detected(): string[] {
+    this.detectedCache ??= detectHostIPs();
+    return this.detectedCache;
   }
 
   /** Time-driven work for nodes whose relists are not arriving (grace periods, back-off ends). Public for tests. */

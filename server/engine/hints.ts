@@ -26,6 +26,8 @@ export interface HintProvider {
   /** The pod's full spec when this provider knows it. */
   specFor?(uid: string): V1Pod | undefined;
   hintsFor(uid: string): PodHints | undefined;
+  /** The node's host IPs as the API server's Node gives them (GetNodeHostIPs), when known. */
+  hostIPsFor?(node: string): string[] | undefined;
   /** Called by the provider's owner when hints for these pods changed, so the engine re-derives them. */
   onChange?(listener: (uids: string[]) => void): () => void;
   /**

@@ -31,6 +31,7 @@ import { ClockOffset, describeOffset, shiftPodTimes } from './clock-offset';
 import type { Transition } from './diff';
 import { DueDeadlines } from './due';
 import type { HintProvider } from './hints';
+import { resolveHostIPs } from './host-ips';
 import type { EngineMetrics } from './metrics';
 import { nodeEvents } from './node-events';
 import { NodeWatcher, type Clock, type RelistOutcome, type WatcherSink } from './node-watcher';
@@ -68,6 +69,10 @@ export interface NodeEngineOptions {
   seq?: () => number;
   /** When the observer started (node conditions allow a grace period from it). */
   startedAt?: number;
+  /** This node's configured IPs (PODSCOPE_NODE_IP), used when the API server has no Node for it. */
+  nodeIPs?: readonly string[];
+  /** This machine's detected IPs, the last resort for host IPs. */
+  detectedIPs?: readonly string[];
   metrics?: Pick<
     EngineMetrics,
     | 'relistDuration'
@@ -413,6 +418,12 @@ export class NodeEngine {
     containerCause?: ReadonlyMap<string, number>,
   ): UnsequencedEvent[] {
     const node = this.name;
+    const hostIPs = resolveHostIPs(
+      node,
+      this.options.providers ?? [],
+      this.options.nodeIPs,
+      this.options.detectedIPs,
+    );
     const next = derivePodView({
       node,
       runtime: shiftPodTimes(runtime, this.clockOffset.ms, t),
@@ -423,6 +434,7 @@ export class NodeEngine {
       nodeReady: this.ready,
       ...(this.options.gates ? { gates: this.options.gates } : {}),
       timings: this.timings,
+      ...(hostIPs ? { hostIPs } : {}),
     });
     return podEvents(previous, next, {
       t,

@@ -14,6 +14,7 @@ import {
 import type { RuntimePodStatus, SpecSource } from '@/lib/kubelet/runtime';
 import type { PodSpecSummary, PodView, RestartPolicy } from '@/lib/timeline/state';
 import type { HintProvider, PodHints } from './hints';
+import type { HostIPs } from './host-ips';
 
 export interface PodDeriveInput {
   node: string;
@@ -25,6 +26,8 @@ export interface PodDeriveInput {
   nodeReady?: { status: 'True' | 'False' | 'Unknown'; since: number };
   gates?: FeatureGates;
   timings?: NodeTimings;
+  /** The node's host IPs and where they came from (host-ips.ts). */
+  hostIPs?: HostIPs;
 }
 
 export function choosePodSpec(
@@ -122,6 +125,7 @@ export function derivePodView(input: PodDeriveInput): PodView {
     ...(input.gates ? { gates: input.gates } : {}),
     ...(input.timings ? { timings: input.timings } : {}),
     ...(hints.probes ? { probes: hints.probes } : {}),
+    ...(input.hostIPs ? { hostIPs: input.hostIPs.ips, hostIPsSource: input.hostIPs.source } : {}),
   });
   const createdAt = runtime.sandboxes.reduce(
     (min, s) => Math.min(min, s.createdAt),

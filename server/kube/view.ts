@@ -14,6 +14,7 @@ import { runtimeUid, type ApiObjects } from '@/lib/drift/api';
 import type { DriftOptions } from '@/lib/drift/options';
 import { DriftTracker } from '@/lib/drift/tracker';
 import type { ClusterDrift } from '@/lib/drift/types';
+import { nodeHostIPs } from '@/lib/kubelet/ip';
 import type { RuntimeSandbox } from '@/lib/kubelet/runtime';
 import type { NodeView } from '@/lib/timeline/state';
 import type { HintProvider, PodHints } from '@/server/engine/hints';
@@ -168,6 +169,13 @@ export class KubeView implements HintProvider {
 
   getNode(name: string): V1Node | undefined {
     return this.nodeByName.get(name);
+  }
+
+  /** The Node's host IPs (GetNodeHostIPs over its addresses); undefined when unknown. */
+  hostIPsFor(nodeName: string): string[] | undefined {
+    const addresses = this.getNode(nodeName)?.status?.addresses ?? [];
+    const ips = nodeHostIPs(addresses.map((a) => ({ type: a.type, address: a.address })));
+    return ips.length > 0 ? ips : undefined;
   }
 
   getLease(nodeName: string): V1Lease | undefined {

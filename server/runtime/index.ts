@@ -17,6 +17,7 @@ import { logFn, rootLogger } from '@/server/log';
 import { LearnService } from '@/server/learn/service';
 import { startSimCluster, type SimCluster } from '@/server/sim';
 import { simProbeNetwork } from '@/server/sim/network';
+import { parseNodeIPs } from '@/server/engine/host-ips';
 import { lockTimeline, openStore, type TimelineStore } from '@/server/store';
 import { TimelinesService } from '@/server/timelines/service';
 import type { Services } from '@/server/trpc/context';
@@ -91,6 +92,7 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
       providers,
       dial: (endpoint) => criRuntime(endpoint, { timeoutMs: config.periods.criTimeoutMs }),
       allowEndpoints: config.allowEndpoints,
+      ...(config.nodeIP ? { nodeIPs: parseNodeIPs(config.nodeIP) } : {}),
       ...(initialState ? { initialState } : {}),
       ...(sim
         ? {

@@ -1,0 +1,125 @@
+/**
+ * Issue 16 end to end: runtime (a simulated node over its socket) → engine → rules, for what the
+ * engine feeds the rules beyond the CRI's pods — the node's host IPs (API server, configured,
+ * detected), container resource figures, a container the runtime reports UNKNOWN, and a pod
+ * being deleted as the CRI alone shows it.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { V1Pod } from '@kubernetes/client-node';
+import type { PodView } from '@/lib/timeline/state';
+import { CriClient } from '@/server/cri/client';
+import { fromSimClock } from '@/server/driver/clock';
+import { Driver } from '@/server/driver/driver';
+import { createClock, startSimNode, type SimClock, type SimNode } from '@/server/sim';
+import { openStore, type TimelineStore } from '@/server/store';
+import { criRuntime } from './cri-runtime';
+import { Engine, type EngineOptions } from './engine';
+import type { HintProvider } from './hints';
+import type { NodeWatcher } from './node-watcher';
+import { engineStore } from './store-adapter';
+import { DEFAULT_ENGINE_TIMINGS } from './timings';
+
+interface Rig {
+  clock: SimClock;
+  sim: SimNode;
+  driver: Driver;
+  engine: Engine;
+  watcher: NodeWatcher;
+  run(ms: number, step?: number): Promise<void>;
+  pod(uid: string): PodView | undefined;
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()?.();
+});
+
+async function rig(over: Partial<EngineOptions> = {}, extra: HintProvider[] = []): Promise<Rig> {
+  const clock = createClock({ mode: 'manual' });
+  const sim = await startSimNode({ name: 'node-a', clock, eventsMode: 'unimplemented' });
+  const client = new CriClient(sim.endpoint);
+  const driver = new Driver({ client, node: 'node-a', clock: fromSimClock(clock), uidSeed: 'fid' });
+  const store: TimelineStore = openStore({ path: ':memory:' });
+  const engine = new Engine({
+    store: engineStore(store),
+    timings: DEFAULT_ENGINE_TIMINGS,
+    clock,
+    providers: [...extra, driver.hints],
+    dial: (e) => criRuntime(e, { timeoutMs: 2000 }),
+    log: () => undefined,
+    detectedIPs: [],
+    ...over,
+  });
+  const watcher = engine.addNode('node-a', sim.endpoint, true, false);
+  await watcher.once();
+  cleanups.push(async () => {
+    await engine.stop();
+    await driver.stop();
+    client.close();
+    store.close();
+    await sim.stop();
+  });
+  const run = async (ms: number, step = 500) => {
+    for (let done = 0; done < ms; done += step) {
+      clock.advance(step);
+      await driver.settle();
+      await watcher.relist();
+      engine.tick();
+    }
+  };
+  const pod = (uid: string) => engine.snapshot().nodes['node-a']?.pods[uid];
+  return { clock, sim, driver, engine, watcher, run, pod };
+}
+
+const spec = (name: string, hostNetwork: boolean, command = ['sleep', '3600']): V1Pod => ({
+  metadata: { name, namespace: 'test' },
+  spec: {
+    hostNetwork, // explicit: the driver defaults to the host network
+    containers: [{ name: 'app', image: 'podscope.local/busybox:1', command }],
+  },
+});
+
+describe('host IPs through the engine', () => {
+  it('configured node IPs: hostIP(s) set, a host-network pod takes them, the why says "configured"', async () => {
+    const r = await rig({ nodeIPs: { all: [], byNode: { 'node-a': ['10.1.2.3', 'fd00::3'] } } });
+    const host = (await r.driver.apply(spec('host', true))).metadata?.uid ?? '';
+    const plain = (await r.driver.apply(spec('plain', false))).metadata?.uid ?? '';
+    await r.run(3_000);
+    const h = r.pod(host);
+    expect(h?.status.hostIPs).toEqual([{ ip: '10.1.2.3' }, { ip: 'fd00::3' }]);
+    // containerd reports no IP for a host-network sandbox: the kubelet gives it the node's.
+    expect(h?.status.podIPs).toEqual([{ ip: '10.1.2.3' }, { ip: 'fd00::3' }]);
+    expect(h?.why.hostIPs?.id).toBe('pod.hostIPs.configured');
+    const p = r.pod(plain);
+    expect(p?.status.hostIP).toBe('10.1.2.3');
+    expect(p?.status.podIP).toMatch(/^10\.88\./); // the sandbox's IP, not the node's
+    expect(p?.status.podIPs).toHaveLength(1);
+  });
+
+  it("the API server's Node wins over configuration; detected is the last resort", async () => {
+    const api: HintProvider = {
+      name: 'apiserver',
+      hintsFor: () => undefined,
+      hostIPsFor: (node) => (node === 'node-a' ? ['192.168.5.5'] : undefined),
+    };
+    const r = await rig({ nodeIPs: { all: ['10.9.9.9'], byNode: {} } }, [api]);
+    const host = (await r.driver.apply(spec('host', true))).metadata?.uid ?? '';
+    await r.run(3_000);
+    expect(r.pod(host)?.status.podIPs).toEqual([{ ip: '192.168.5.5' }]);
+    expect(r.pod(host)?.why.hostIPs?.id).toBe('pod.hostIPs.apiserver');
+
+    const d = await rig({ detectedIPs: ['172.16.0.7'] });
+    const uid = (await d.driver.apply(spec('host', true))).metadata?.uid ?? '';
+    await d.run(3_000);
+    expect(d.pod(uid)?.status.hostIP).toBe('172.16.0.7');
+    expect(d.pod(uid)?.why.hostIPs?.id).toBe('pod.hostIPs.detected');
+  });
+
+  it('no host IPs known: no hostIP, and a host-network pod has no pod IP (as before a kubelet knows its node)', async () => {
+    const r = await rig();
+    const host = (await r.driver.apply(spec('host', true))).metadata?.uid ?? '';
+    await r.run(3_000);
+    expect(r.pod(host)?.status.hostIP).toBeUndefined();
+    expect(r.pod(host)?.status.podIPs).toBeUndefined();
+  });
+});
