@@ -62,6 +62,21 @@ export const QUESTIONS: Readonly<Record<string, Readonly<Record<string, Question
     initialized: entity(0),
     done: state(2),
   },
+  'readiness-probe': {
+    apply: state(1),
+    ready: entity(0),
+    unready: state(1),
+  },
+  'liveness-probe': {
+    apply: state(0),
+    killed: entity(0),
+    backoff: state(0),
+  },
+  'startup-probe': {
+    apply: state(0),
+    started: entity(0),
+    killed: entity(0),
+  },
   'graceful-termination': {
     apply: state(2, 'pod'),
     delete: state(2),

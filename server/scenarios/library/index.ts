@@ -10,10 +10,13 @@ import imagePullBackoff from './image-pull-backoff.json';
 import initFailure from './init-failure.json';
 import jobFails from './job-fails.json';
 import jobSucceeds from './job-succeeds.json';
+import livenessProbe from './liveness-probe.json';
 import nodeLost from './node-lost.json';
 import oomkilled from './oomkilled.json';
+import readinessProbe from './readiness-probe.json';
 import runtimeNotReady from './runtime-not-ready.json';
 import sidecar from './sidecar.json';
+import startupProbe from './startup-probe.json';
 
 /** File name (without .json) → raw content, unvalidated. */
 export const RAW_SCENARIOS: ReadonlyArray<readonly [string, unknown]> = [
@@ -25,6 +28,9 @@ export const RAW_SCENARIOS: ReadonlyArray<readonly [string, unknown]> = [
   ['job-fails', jobFails],
   ['init-failure', initFailure],
   ['sidecar', sidecar],
+  ['readiness-probe', readinessProbe],
+  ['liveness-probe', livenessProbe],
+  ['startup-probe', startupProbe],
   ['graceful-termination', gracefulTermination],
   ['runtime-not-ready', runtimeNotReady],
   ['node-lost', nodeLost],
