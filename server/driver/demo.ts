@@ -22,6 +22,9 @@ import { logFn, rootLogger } from '@/server/log';
 import type { DriverClock, DriverTimer } from './clock';
 import type { Driver } from './driver';
 
+/** Back-off periods of the demo, scaled so a crash loop is visible within seconds. */
+export const DEMO_BACKOFF_SCALE = 0.2;
+
 export const BUSYBOX = 'podscope.local/busybox:1';
 export const SERVICE_IMAGE = 'podscope.local/app:1.4.2';
 

@@ -7,7 +7,7 @@
  * While the runtime does not answer (a `stopAnswering` fault) every call costs its deadline in
  * real time; the pump then takes longer steps, as a kubelet whose relists block on a timeout would.
  */
-import { RECORDING_TIMINGS, type Rig } from './rig';
+import { RECORDING_TIMINGS, type ClusterRig } from './rig';
 
 export interface PumpOptions {
   /** Virtual ms per step while the runtime answers. */
@@ -30,7 +30,7 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** Resolves once no runtime call that can finish without virtual time is in flight, for 3 turns. */
 export async function quiet(
-  rig: Pick<Rig, 'ledger'>,
+  rig: Pick<ClusterRig, 'ledger'>,
   deadline: number,
   realNow: () => number,
 ): Promise<void> {
@@ -56,7 +56,11 @@ export async function quiet(
 }
 
 /** Runs the pump until `done` settles; resolves with its value (or rejects with its error). */
-export async function pumpUntil<T>(rig: Rig, done: Promise<T>, options: PumpOptions): Promise<T> {
+export async function pumpUntil<T>(
+  rig: ClusterRig,
+  done: Promise<T>,
+  options: PumpOptions,
+): Promise<T> {
   const realNow = options.realNow ?? (() => performance.now());
   const stepMs = options.stepMs ?? 250;
   const silentStepMs = options.silentStepMs ?? 5_000;
@@ -77,17 +81,17 @@ export async function pumpUntil<T>(rig: Rig, done: Promise<T>, options: PumpOpti
     if (settled) break;
     if (rig.clock.now() - start > options.maxVirtualMs)
       throw new PumpError(`still running after ${options.maxVirtualMs / 1000} s of scenario time`);
-    const silent = rig.sim.listener !== 'grpc';
+    const silent = rig.nodes.some((n) => n.sim.listener !== 'grpc');
     rig.clock.advance(silent ? silentStepMs : stepMs);
     await quiet(rig, realDeadline, realNow);
     if (settled) break;
     const now = rig.clock.now();
     if (now >= nextStatus) {
-      await rig.watcher.readStatus();
+      for (const n of rig.nodes) await n.watcher.readStatus();
       nextStatus = now + nodeStatusMs;
     }
     if (now >= nextRelist) {
-      await rig.watcher.relist();
+      for (const n of rig.nodes) await n.watcher.relist();
       nextRelist = now + relistMs;
     }
     // Node conditions and evictions that fall due with time alone.

@@ -3,24 +3,14 @@
  * one question whose answers the replay confirms — and records the same thing a second time.
  */
 import { describe, expect, it } from 'vitest';
-import type { TimelineEvent } from '@/lib/timeline/events';
 import { loadLibrary } from '@/server/scenarios/library';
 import { recordScenario } from './record';
+import { eventShape } from './testing/shape';
 import type { Recording } from './types';
 import { verifyRecording } from './verify';
 
-/** What must not differ between two runs (error texts with real-time figures and socket paths may). */
 function shape(r: Recording) {
-  const event = (e: TimelineEvent) => {
-    const base = { seq: e.seq, t: e.t, kind: e.kind, type: e.type };
-    if (e.kind === 'container')
-      return { ...base, pod: e.podUid, name: e.name, to: e.to, status: e.status };
-    if (e.kind === 'pod') return { ...base, pod: e.podUid, phase: e.phase, condition: e.condition };
-    if (e.kind === 'node') return { ...base, condition: e.condition };
-    if (e.kind === 'cri') return { ...base, pod: e.podUid, container: e.container };
-    return base;
-  };
-  return { steps: r.steps, pods: r.pods, events: r.events.map(event) };
+  return { steps: r.steps, pods: r.pods, events: r.events.map(eventShape) };
 }
 
 describe('walkthrough recordings of the whole library', () => {

@@ -1,6 +1,6 @@
 /**
- * The recording rig: one simulated node on a manual clock (a real gRPC server on a unix socket),
- * the driver syncing pods onto it, and the engine observing it — the same parts as a scenario
+ * The recording rig: simulated nodes on one manual clock (real gRPC servers on unix sockets),
+ * the driver syncing pods onto each, and one engine observing them — the same parts as a scenario
  * session (server/scenarios/session.ts), but nothing runs on timers of its own: the engine's
  * watcher is not started, and virtual time moves only when the pump (pump.ts) says so.
  */
@@ -40,22 +40,60 @@ export interface RigOptions {
   log: (line: string) => void;
 }
 
-export interface Rig {
-  readonly node: string;
-  readonly clock: SimClock;
-  readonly driverClock: DriverClock;
+/** One simulated node of a rig, with the driver syncing pods onto it and the engine's watcher. */
+export interface RigNode {
+  readonly name: string;
   readonly sim: SimNode;
   readonly driver: Driver;
-  readonly engine: Engine;
   readonly watcher: NodeWatcher;
-  readonly store: TimelineStore;
-  readonly ledger: CallLedger;
   /** The simulator's fault controls, tracked, re-dialling the clients when the socket changes. */
   readonly simControl: SimControl;
+}
+
+/** Several simulated nodes on one manual clock, observed by one engine (one timeline). */
+export interface ClusterRig {
+  readonly clock: SimClock;
+  readonly driverClock: DriverClock;
+  readonly nodes: readonly RigNode[];
+  readonly engine: Engine;
+  readonly store: TimelineStore;
+  readonly ledger: CallLedger;
   stop(): Promise<void>;
 }
 
+export interface ClusterRigOptions {
+  /** Each node's name and the seed of its simulator ids and its driver's pod uids. */
+  nodes: readonly { name: string; seed: string }[];
+  backoffScale: number;
+  start?: number;
+  log: (line: string) => void;
+}
+
+/** A rig of one node (a walkthrough's), with that node's parts at the top. */
+export interface Rig extends ClusterRig, Omit<RigNode, 'name'> {
+  readonly node: string;
+}
+
 export async function startRig(options: RigOptions): Promise<Rig> {
+  const rig = await startClusterRig({
+    nodes: [{ name: options.node, seed: options.seed }],
+    backoffScale: options.backoffScale,
+    ...(options.start !== undefined ? { start: options.start } : {}),
+    log: options.log,
+  });
+  const [only] = rig.nodes;
+  if (!only) throw new Error('recording rig: no node');
+  return {
+    ...rig,
+    node: only.name,
+    sim: only.sim,
+    driver: only.driver,
+    watcher: only.watcher,
+    simControl: only.simControl,
+  };
+}
+
+export async function startClusterRig(options: ClusterRigOptions): Promise<ClusterRig> {
   const cleanups: (() => Promise<void> | void)[] = [];
   const stop = async () => {
     for (const c of cleanups.splice(0).reverse()) {
@@ -73,84 +111,81 @@ export async function startRig(options: RigOptions): Promise<Rig> {
       mode: 'manual',
       ...(options.start ? { start: options.start } : {}),
     });
-    const sim = await startSimNode({
-      name: options.node,
-      clock,
-      seed: options.seed,
-      // Polling only: the event stream would wake the engine on real-time arrival.
-      eventsMode: 'unimplemented',
-    });
-    cleanups.push(() => sim.stop());
-    const ledger = new CallLedger();
-    const deadline = () => (sim.listener === 'grpc' ? HEALTHY_DEADLINE_MS : SILENT_DEADLINE_MS);
-
-    const driverCalls = new Redialable<CriClient>(
-      () => new CriClient(sim.endpoint, { timeoutMs: deadline() }),
-      (c) => c.close(),
-      ledger,
-    );
-    cleanups.push(() => driverCalls.close());
-    const engineCalls = new Redialable<RuntimeClient>(
-      () => criRuntime(sim.endpoint, { timeoutMs: deadline() }),
-      (c) => c.close(),
-      ledger,
-    );
-    cleanups.push(() => engineCalls.close());
-
     const driverClock = fromSimClock(clock);
-    const driver = new Driver({
-      client: driverCalls.client,
-      node: options.node,
-      clock: driverClock,
-      backoffScale: options.backoffScale,
-      network: simProbeNetwork(sim.runtime),
-      uidSeed: options.seed,
-      log: options.log,
-    });
-    cleanups.push(() => driver.stop());
-    await ledger.track('ensureAllowed', driver.ensureAllowed());
-
+    const ledger = new CallLedger();
     const store = openStore({ path: ':memory:' });
     cleanups.push(() => store.close());
+    const parts: (Omit<RigNode, 'watcher'> & { engineCalls: Redialable<RuntimeClient> })[] = [];
+    for (const { name, seed } of options.nodes) {
+      const sim = await startSimNode({
+        name,
+        clock,
+        seed,
+        // Polling only: the event stream would wake the engine on real-time arrival.
+        eventsMode: 'unimplemented',
+      });
+      cleanups.push(() => sim.stop());
+      const deadline = () => (sim.listener === 'grpc' ? HEALTHY_DEADLINE_MS : SILENT_DEADLINE_MS);
+      const driverCalls = new Redialable<CriClient>(
+        () => new CriClient(sim.endpoint, { timeoutMs: deadline() }),
+        (c) => c.close(),
+        ledger,
+      );
+      cleanups.push(() => driverCalls.close());
+      const engineCalls = new Redialable<RuntimeClient>(
+        () => criRuntime(sim.endpoint, { timeoutMs: deadline() }),
+        (c) => c.close(),
+        ledger,
+      );
+      cleanups.push(() => engineCalls.close());
+      const driver = new Driver({
+        client: driverCalls.client,
+        node: name,
+        clock: driverClock,
+        backoffScale: options.backoffScale,
+        network: simProbeNetwork(sim.runtime),
+        uidSeed: seed,
+        log: options.log,
+      });
+      cleanups.push(() => driver.stop());
+      await ledger.track('ensureAllowed', driver.ensureAllowed());
+      const simControl: SimControl = {
+        setCondition: (type, condition) => sim.setCondition(type, condition),
+        setListener: (mode) =>
+          ledger.track(
+            'setListener',
+            sim.setListener(mode).then(() => {
+              // A fresh channel reaches the new listener at once, with the deadline that suits it.
+              driverCalls.redial();
+              engineCalls.redial();
+            }),
+          ),
+      };
+      parts.push({ name, sim, driver, simControl, engineCalls });
+    }
+
+    const byEndpoint = new Map(parts.map((p) => [p.sim.endpoint, p.engineCalls]));
     const engine = new Engine({
       store: engineStore(store),
       timings: RECORDING_TIMINGS,
       clock,
-      providers: [driver.hints],
+      providers: parts.map((p) => p.driver.hints),
       backoff: () => scaledBackoff(options.backoffScale),
-      dial: () => engineCalls.client,
+      dial: (endpoint) => {
+        const calls = byEndpoint.get(endpoint);
+        if (!calls) throw new Error(`recording rig: no node at ${endpoint}`);
+        return calls.client;
+      },
       log: options.log,
     });
     cleanups.push(() => engine.stop());
-    const watcher = engine.addNode(options.node, sim.endpoint, false, false);
-    await watcher.once();
-
-    const simControl: SimControl = {
-      setCondition: (type, condition) => sim.setCondition(type, condition),
-      setListener: (mode) =>
-        ledger.track(
-          'setListener',
-          sim.setListener(mode).then(() => {
-            // A fresh channel reaches the new listener at once, with the deadline that suits it.
-            driverCalls.redial();
-            engineCalls.redial();
-          }),
-        ),
-    };
-
-    return {
-      node: options.node,
-      clock,
-      driverClock,
-      sim,
-      driver,
-      engine,
-      watcher,
-      store,
-      ledger,
-      simControl,
-      stop,
-    };
+    const nodes: RigNode[] = [];
+    for (const { engineCalls: _calls, ...part } of parts) {
+      const watcher = engine.addNode(part.name, part.sim.endpoint, false, false);
+      await watcher.once();
+      nodes.push({ ...part, watcher });
+    }
+    return { clock, driverClock, nodes, engine, store, ledger, stop };
   } catch (err) {
     await stop();
     throw err;

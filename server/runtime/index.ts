@@ -21,6 +21,7 @@ import { parseNodeIPs } from '@/server/engine/host-ips';
 import { lockTimeline, openStore, type TimelineStore } from '@/server/store';
 import { TimelinesService } from '@/server/timelines/service';
 import type { Services } from '@/server/trpc/context';
+import { DEMO_BACKOFF_SCALE } from '@/server/driver/demo';
 import { startEmbeddedWorkload } from './embedded';
 
 export interface PodscopeRuntime {
@@ -46,9 +47,6 @@ export function getRuntime(): Promise<PodscopeRuntime> {
   });
   return g[KEY];
 }
-
-/** Back-off periods of the embedded demo, scaled so a crash loop is visible within seconds. */
-export const DEMO_BACKOFF_SCALE = 0.2;
 
 const log = logFn(rootLogger());
 

@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CriClient } from '@/server/cri/client';
-import { DEMO_BACKOFF_SCALE } from '@/server/runtime';
+import { DEMO_BACKOFF_SCALE } from '@/server/driver/demo';
 import { startEmbeddedWorkload } from '@/server/runtime/embedded';
 import { startSimCluster } from '@/server/sim';
 import { simProbeNetwork } from '@/server/sim/network';

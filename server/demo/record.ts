@@ -1,0 +1,95 @@
+/**
+ * recordDemo: the browser demo's timeline (`?source=demo`), recorded from the same parts as
+ * `npm start` — three simulated nodes, a kubelet stand-in on each running the built-in demo
+ * workload (server/driver/demo.ts) with the demo's sped-up back-off, and the engine observing
+ * them — on a manual clock moved by the learn pump (server/learn/pump.ts). So the demo shows
+ * what the kubelet's rules derive from a real (simulated) runtime; there is no second model.
+ *
+ * Deterministic: the simulators, the drivers' uids and the workload are seeded, the clock starts
+ * at a fixed time and moves only between runtime calls. Times are virtual.
+ */
+import type { TimelineEvent } from '@/lib/timeline/events';
+import type { ClusterState } from '@/lib/timeline/state';
+import { DEMO_BACKOFF_SCALE, startDemoWorkload } from '@/server/driver/demo';
+import { pumpUntil } from '@/server/learn/pump';
+import { startClusterRig } from '@/server/learn/rig';
+import { DEFAULT_MANUAL_START } from '@/server/sim';
+
+/** Bump when a recording's content changes meaning: cached recordings of older versions are dropped. */
+export const DEMO_RECORDING_VERSION = 1;
+
+/** What the browser plays: the state the recording starts from and every event after it. */
+export interface DemoRecording {
+  version: number;
+  seed: number;
+  nodes: string[];
+  /** Virtual time the recording starts and ends at (epoch ms). */
+  start: number;
+  end: number;
+  initial: ClusterState;
+  events: TimelineEvent[];
+}
+
+export interface DemoRecordOptions {
+  /** Virtual time recorded (default 30 min). */
+  durationMs?: number;
+  nodes?: number;
+  seed?: number;
+  /** Real-time budget of the whole run (ms). */
+  maxRealMs?: number;
+  log?: (line: string) => void;
+}
+
+export const DEMO_DURATION_MS = 30 * 60_000;
+export const DEMO_SEED = 1;
+export const DEMO_STEP_MS = 500;
+
+/** The embedded simulator's node names (server/sim startSimCluster), so the demo looks like `npm start`. */
+export const demoNodeNames = (count: number): string[] =>
+  Array.from({ length: count }, (_, i) => `sim-node-${String(i + 1).padStart(3, '0')}`);
+
+export async function recordDemo(options: DemoRecordOptions = {}): Promise<DemoRecording> {
+  const durationMs = options.durationMs ?? DEMO_DURATION_MS;
+  const seed = options.seed ?? DEMO_SEED;
+  const names = demoNodeNames(options.nodes ?? 3);
+  const log = options.log ?? (() => undefined);
+  const rig = await startClusterRig({
+    nodes: names.map((name) => ({ name, seed: `demo/${seed}/${name}` })),
+    backoffScale: DEMO_BACKOFF_SCALE,
+    start: DEFAULT_MANUAL_START,
+    log,
+  });
+  try {
+    const initial = rig.engine.snapshot();
+    const start = rig.clock.now();
+    const end = start + durationMs;
+    const workload = await startDemoWorkload({
+      drivers: rig.nodes.map((n) => n.driver),
+      clock: rig.driverClock,
+      seed,
+      log,
+    });
+    const over = new Promise<void>((resolve) => rig.driverClock.setTimer(durationMs, resolve));
+    await pumpUntil(rig, over, {
+      // Twice the walkthroughs' step: the demo's shortest period (its back-off) is 2 s.
+      stepMs: DEMO_STEP_MS,
+      maxVirtualMs: durationMs + 60_000,
+      maxRealMs: options.maxRealMs ?? 600_000,
+    });
+    await workload.stop();
+    const events = rig.store
+      .range({ limit: 1_000_000 })
+      .filter((e) => e.seq > initial.seq && e.t <= end);
+    return {
+      version: DEMO_RECORDING_VERSION,
+      seed,
+      nodes: names,
+      start,
+      end,
+      initial,
+      events,
+    };
+  } finally {
+    await rig.stop();
+  }
+}
