@@ -3,7 +3,7 @@
  * cores with each other), then bench/results/latest.json and a table on stdout.
  *
  *   npm run bench                         # everything (~15–20 min)
- *   npm run bench -- --only relist,store  # some suites: relist, capacity, latency, scale, store, seek
+ *   npm run bench -- --only relist,store  # some suites: relist, capacity, latency, scale, store, seek, agent
  *   npm run bench -- --quick              # shorter windows and fewer repetitions (a smoke run)
  *   npm run bench -- --profile            # also write CPU profiles next to the results
  *   npm run bench -- --out FILE           # write the JSON elsewhere
@@ -15,6 +15,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { buildWarning, ROOT, snapshotBuild } from './lib/server';
+import { benchAgent } from './suites/agent';
 import { benchCapacity } from './suites/capacity';
 import { benchLatency } from './suites/latency';
 import { benchRelist } from './suites/relist';
@@ -35,6 +36,8 @@ export const RESULT_KEYS = [
   'seek_ms_p95_1m_events',
   'store_events_per_s',
   'server_rss_mb_at_nodes_held',
+  'agent_rss_mb',
+  'agent_cpu_pct',
 ] as const;
 export type ResultKey = (typeof RESULT_KEYS)[number];
 
@@ -48,6 +51,8 @@ export const TARGETS: Partial<Record<ResultKey, { max?: number; min?: number }>>
   ui_frame_ms_p95_10k_pods: { max: 33 },
   seek_ms_p95_1m_events: { max: 100 },
   store_events_per_s: { min: 20_000 },
+  agent_rss_mb: { max: 80 },
+  agent_cpu_pct: { max: 3 },
 };
 
 const UNITS: Record<ResultKey, string> = {
@@ -64,9 +69,11 @@ const UNITS: Record<ResultKey, string> = {
   seek_ms_p95_1m_events: 'ms',
   store_events_per_s: 'events/s',
   server_rss_mb_at_nodes_held: 'MiB',
+  agent_rss_mb: 'MiB',
+  agent_cpu_pct: '% of a core',
 };
 
-const SUITES = ['store', 'relist', 'latency', 'scale', 'capacity', 'seek'] as const;
+const SUITES = ['store', 'relist', 'latency', 'scale', 'capacity', 'seek', 'agent'] as const;
 type Suite = (typeof SUITES)[number];
 
 interface Args {
@@ -202,6 +209,9 @@ export async function main(argv: string[]): Promise<number> {
   const seekRuns = quick ? 2 : 5;
   repetitions.seek_ms_p95_1m_events = `median over ${seekRuns} runs of each run's p95 (200 random moments per run)`;
   await run('seek', () => benchStoreSeek(seekRuns, quick ? 200_000 : 1_000_000));
+
+  repetitions.agent = quick ? 'one 15 s window after 10 s' : 'one 60 s window after 20 s';
+  await run('agent', () => benchAgent({ warmupS: quick ? 10 : 20, windowS: quick ? 15 : 60, log }));
 
   machine.load_average_at_end = loadavg().map((x) => Math.round(x * 100) / 100);
   const targets = Object.fromEntries(

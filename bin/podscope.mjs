@@ -5,5 +5,9 @@ import { register } from 'tsx/esm/api';
 import { fileURLToPath } from 'node:url';
 
 register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
-const { main } = await import('../server/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+const argv = process.argv.slice(2);
+// `podscope agent` (one per node) loads only the agent's modules: it must fit a DaemonSet budget.
+const { main } = await import(
+  argv[0] === 'agent' ? '../server/cli/agent-main.ts' : '../server/cli/main.ts'
+);
+process.exitCode = await main(argv);

@@ -3,7 +3,7 @@
  * Exit codes: 0 success, 1 runtime failure (one line on stderr), 2 usage error.
  */
 import type { Command } from './command';
-import { UsageError } from './command';
+import { runCommand } from './command';
 import { commands } from './commands';
 
 function help(list: readonly Command[]): string {
@@ -31,15 +31,5 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`podscope: unknown command "${name}"\n\n${help(commands)}\n`);
     return 2;
   }
-  try {
-    return await command.run(rest);
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`podscope ${command.name}: ${err.message}\n\n${command.usage}\n`);
-      return 2;
-    }
-    const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`podscope ${command.name}: ${message.split('\n')[0] ?? message}\n`);
-    return 1;
-  }
+  return runCommand(command, rest);
 }
