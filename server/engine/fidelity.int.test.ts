@@ -123,3 +123,24 @@ describe('host IPs through the engine', () => {
     expect(r.pod(host)?.status.podIPs).toBeUndefined();
   });
 });
+
+describe('CONTAINER_UNKNOWN through the engine', () => {
+  it('a running container the runtime loses: Terminated 137 ContainerStatusUnknown, restartCount + 1', async () => {
+    const r = await rig();
+    const uid = (await r.driver.apply(spec('lost', false))).metadata?.uid ?? '';
+    await r.run(3_000);
+    const before = r.pod(uid)?.status.containerStatuses?.[0];
+    expect(before?.state?.running).toBeDefined();
+    const id = before?.containerID?.replace(/^[a-z]+:\/\//, '') ?? '';
+    r.sim.runtime.loseContainer(id);
+    await r.watcher.relist();
+    const after = r.pod(uid)?.status.containerStatuses?.[0];
+    expect(after?.state?.terminated).toMatchObject({
+      exitCode: 137,
+      reason: 'ContainerStatusUnknown',
+      message: 'The container could not be located when the pod was terminated',
+    });
+    expect(after?.restartCount).toBe((before?.restartCount ?? 0) + 1);
+    expect(r.pod(uid)?.why.containers.app?.id).toBeDefined();
+  });
+});

@@ -568,6 +568,32 @@ export class SimRuntime {
     this.changed();
   }
 
+  /**
+   * The CONTAINER_UNKNOWN fault: containerd loses track of a running container (its shim died,
+   * its task cannot be read) and reports it in state UNKNOWN — no exit code, no finish time, no
+   * exit event. The process is gone. Only a running container can be lost this way.
+   */
+  loseContainer(id: string): void {
+    const c = this.findContainer(id);
+    if (c.state !== 'CONTAINER_RUNNING') {
+      throw new Error(`container ${c.id} is ${c.state}: only a running container can be lost`);
+    }
+    const proc = c.process;
+    c.finalCpuNanos = proc?.cpuCoreNanos() ?? 0;
+    c.process = undefined;
+    c.log?.close();
+    delete c.log;
+    c.state = 'CONTAINER_UNKNOWN';
+    this.changed();
+    // The process ends without anyone to report it: silence its hooks first.
+    if (proc) {
+      proc.exited = true;
+    }
+    const waiters = c.exitWaiters;
+    c.exitWaiters = [];
+    for (const w of waiters) w();
+  }
+
   /** Every live process of a container by name, main process first (pgrep inside it). */
   private processNames(c: ContainerRecord): string[] {
     const names = c.process ? c.process.ownNames() : [];
