@@ -5,6 +5,12 @@
  * at the declared writable paths, no privilege escalation, every capability dropped, on the
  * host network. Also: the image has no shell, and its root file system refuses writes.
  *
+ * The DaemonSet path: the agent runs from the image as a pod on that same containerd — host
+ * network, the containerd socket mounted as the manifests mount it, uid 0 with every capability
+ * dropped, read-only root fs — watching the very containerd it runs on and publishing to the
+ * test's nats-server, where the node and the agent's own pod appear (the node state consoles
+ * read from the bus).
+ *
  * Set PODSCOPE_TEST_IMAGE_ARCHIVE to a prebuilt archive to skip the build.
  */
 import { spawnSync } from 'node:child_process';
@@ -28,6 +34,8 @@ import {
   startContainerd,
   type ContainerdInstance,
 } from '@/test/containerd/harness';
+import { openBus, type ClusterBus } from '@/server/cluster/bus';
+import { startNats, natsMissing, type NatsInstance } from '@/test/cluster/harness';
 import { APP_UID } from './rootfs';
 
 const REF = `localhost/podscope:${pkg.version}`;
@@ -36,6 +44,9 @@ const PORT = Number(process.env.E2E_PORT ?? 3807);
 
 const skip =
   skipContainerd('the image on containerd') ||
+  (natsMissing()
+    ? (console.warn(`the image on containerd: skipped, ${natsMissing()}`), true)
+    : false) ||
   (!existsSync('/usr/bin/buildah') && !process.env.PODSCOPE_TEST_IMAGE_ARCHIVE
     ? (console.warn('the image on containerd: skipped, buildah is not installed'), true)
     : false);
@@ -44,6 +55,8 @@ describe.skipIf(skip)('the image on containerd, run through the CRI', () => {
   let ctrd: ContainerdInstance;
   let cri: CriClient;
   let work: string;
+  let nats: NatsInstance;
+  let bus: ClusterBus | undefined;
   const sandboxes: string[] = [];
 
   beforeAll(async () => {
@@ -58,6 +71,7 @@ describe.skipIf(skip)('the image on containerd, run through the CRI', () => {
       });
       if (r.status !== 0) throw new Error(`npm run image failed:\n${r.stderr.slice(-3000)}`);
     }
+    nats = await startNats();
     ctrd = await startContainerd();
     await ctrd.ctr(['images', 'import', archive]);
     cri = new CriClient(ctrd.endpoint, { timeoutMs: 30_000 });
@@ -69,7 +83,9 @@ describe.skipIf(skip)('the image on containerd, run through the CRI', () => {
       await cri?.removePodSandbox(id).catch(() => undefined);
     }
     cri?.close();
+    await bus?.close();
     await ctrd?.stop();
+    await nats?.destroy();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
@@ -81,12 +97,16 @@ describe.skipIf(skip)('the image on containerd, run through the CRI', () => {
     return dir;
   }
 
-  async function run(name: string, container: Omit<ContainerSpec, 'name' | 'image'>) {
+  async function run(
+    name: string,
+    container: Omit<ContainerSpec, 'name' | 'image'>,
+    namespace = 'podscope',
+  ) {
     const logs = join(work, `logs-${name}`);
     mkdirSync(logs, { recursive: true });
     const sandbox: SandboxSpec = {
       name,
-      namespace: 'podscope',
+      namespace,
       uid: `${name}-${process.pid}`,
       networkMode: 'NODE',
       logDirectory: logs,
@@ -104,7 +124,17 @@ describe.skipIf(skip)('the image on containerd, run through the CRI', () => {
     };
     const id = await cri.createContainer(sandboxId, spec, sandbox);
     await cri.startContainer(id).catch(() => undefined); // a StartError shows in the status
-    return { id, log: () => readFileSync(join(logs, `${name}.log`), 'utf8') };
+    return {
+      id,
+      podUid: sandbox.uid,
+      log: () => {
+        try {
+          return readFileSync(join(logs, `${name}.log`), 'utf8');
+        } catch {
+          return '(no log)';
+        }
+      },
+    };
   }
 
   async function exited(id: string, timeoutMs = 30_000) {
@@ -184,5 +214,58 @@ describe.skipIf(skip)('the image on containerd, run through the CRI', () => {
     expect(root.log()).toMatch(/EROFS/);
     const tmp = await run('write-tmp', write('/tmp/ok'));
     expect((await exited(tmp.id)).exitCode).toBe(0);
+  });
+
+  it('the agent runs as a DaemonSet pod: watches the containerd it runs on and publishes that node, its own pod included, to NATS', async () => {
+    const node = 'node-under-test';
+    const cluster = 'image-test';
+    const listen = `127.0.0.1:${PORT + 1}`;
+    // As deploy/kubernetes/base/agent/daemonset.yaml: the socket at /run/podscope/cri.sock,
+    // uid 0 (the socket's owner) with ALL capabilities dropped, read-only root fs, /tmp emptyDir.
+    const agent = await run(
+      'podscope-agent',
+      {
+        args: ['agent'],
+        env: {
+          PODSCOPE_NODE_NAME: node,
+          PODSCOPE_CRI: 'unix:///run/podscope/cri.sock',
+          PODSCOPE_NATS_URL: nats.url,
+          PODSCOPE_CLUSTER: cluster,
+          PODSCOPE_AGENT_LISTEN: listen,
+          NODE_OPTIONS: '--max-old-space-size=96',
+        },
+        runAsUser: 0,
+        runAsGroup: 0,
+        readonlyRootfs: true,
+        mounts: [
+          { containerPath: '/run/podscope/cri.sock', hostPath: ctrd.socketPath, readonly: true },
+          { containerPath: '/tmp', hostPath: emptyDir('agent-tmp') },
+        ],
+      },
+      'podscope-agent',
+    );
+    bus = await openBus({ servers: nats.url, cluster, log: () => {} });
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const c = await cri.containerStatus(agent.id);
+      if (c.state === 'exited') throw new Error(`the agent exited ${c.exitCode}:\n${agent.log()}`);
+      const state = (await bus.live()).states.get(node);
+      const own = state && Object.values(state.view.pods).find((p) => p.uid === agent.podUid);
+      if (own) {
+        expect(own).toMatchObject({ name: 'podscope-agent', namespace: 'podscope-agent' });
+        expect(state.view.runtime?.name).toBe('containerd');
+        break;
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`the node or the agent's pod did not reach NATS:\n${agent.log()}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const health = await fetch(`http://${listen}/healthz`);
+    expect(health.status).toBe(200);
+    const metrics = await (await fetch(`http://${listen}/metrics`)).text();
+    expect(metrics).toMatch(/podscope_agent_published_events_total [1-9]/);
+    await cri.stopContainer(agent.id, 10);
+    expect((await exited(agent.id)).exitCode).toBe(0);
   });
 });

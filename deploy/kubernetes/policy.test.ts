@@ -56,6 +56,7 @@ interface PodSpec {
   hostIPC?: boolean;
   tolerations?: Record<string, unknown>[];
   serviceAccountName?: string;
+  automountServiceAccountToken?: boolean;
   priorityClassName?: string;
 }
 interface Rule {
@@ -195,19 +196,24 @@ for (const [name, render] of Object.entries(RENDERINGS)) {
       const pod = podOf(ds);
       expect(pod.tolerations).toEqual([{ operator: 'Exists' }]);
       expect(pod.serviceAccountName).toBe('podscope-agent');
+      // It reads only the CRI: no API token in a node-root-equivalent pod.
+      expect(pod.automountServiceAccountToken).toBe(false);
       const [agent] = pod.containers;
       expect(pod.containers).toHaveLength(1);
       expect(agent!.image).toBe(`${IMAGE}:${pkg.version}`);
-      expect(agent!.args?.[0]).toBe('agent');
-      const criArg = agent!.args?.[agent!.args.indexOf('--cri') + 1];
+      expect(agent!.args).toEqual(['agent']);
+      const env = Object.fromEntries((agent!.env ?? []).map((e) => [e.name, e]));
       const mount = agent!.volumeMounts?.find(
         (m) => m.name === pod.volumes?.find((v) => v.hostPath)?.name,
       );
-      expect(criArg).toBe(`$(NODE_NAME)=unix://${mount?.mountPath}`);
+      // The socket it reads is the one mounted, read-only, and the node is the pod's own.
+      expect(env.PODSCOPE_CRI?.value).toBe(`unix://${mount?.mountPath}`);
       expect(mount?.readOnly).toBe(true);
-      const env = Object.fromEntries((agent!.env ?? []).map((e) => [e.name, e]));
+      expect(env.PODSCOPE_NODE_NAME?.valueFrom).toEqual({
+        fieldRef: { fieldPath: 'spec.nodeName' },
+      });
       expect(env.PODSCOPE_NATS_URL?.value).toMatch(/^nats:\/\//);
-      expect(env.NODE_NAME?.valueFrom).toEqual({ fieldRef: { fieldPath: 'spec.nodeName' } });
+      expect(env.PODSCOPE_AGENT_LISTEN?.value).toMatch(/:9464$/);
       for (const probe of [agent!.livenessProbe, agent!.readinessProbe]) {
         expect(probe?.httpGet?.path).toBe('/healthz');
         expect(agent!.ports?.map((p) => p.name)).toContain(probe?.httpGet?.port);
