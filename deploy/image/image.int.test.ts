@@ -8,8 +8,8 @@
  * The DaemonSet path: the agent runs from the image as a pod on that same containerd — host
  * network, the containerd socket mounted as the manifests mount it, uid 0 with every capability
  * dropped, read-only root fs — watching the very containerd it runs on and publishing to the
- * test's nats-server, where the node and the agent's own pod appear (the node state consoles
- * read from the bus).
+ * test's nats-server; a console replica's view of the bus (server/cluster/view.ts) then shows
+ * that node and the agent's own pod, Running.
  *
  * Set PODSCOPE_TEST_IMAGE_ARCHIVE to a prebuilt archive to skip the build.
  */
@@ -35,6 +35,7 @@ import {
   type ContainerdInstance,
 } from '@/test/containerd/harness';
 import { openBus, type ClusterBus } from '@/server/cluster/bus';
+import { ClusterView, followBus } from '@/server/cluster/view';
 import { startNats, natsMissing, type NatsInstance } from '@/test/cluster/harness';
 import { APP_UID } from './rootfs';
 
@@ -244,22 +245,40 @@ describe.skipIf(skip)('the image on containerd, run through the CRI', () => {
       },
       'podscope-agent',
     );
+    // A console replica's view of the cluster, followed from the bus as the console follows it.
     bus = await openBus({ servers: nats.url, cluster, log: () => {} });
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const c = await cri.containerStatus(agent.id);
-      if (c.state === 'exited') throw new Error(`the agent exited ${c.exitCode}:\n${agent.log()}`);
-      const state = (await bus.live()).states.get(node);
-      const own = state && Object.values(state.view.pods).find((p) => p.uid === agent.podUid);
-      if (own) {
-        expect(own).toMatchObject({ name: 'podscope-agent', namespace: 'podscope-agent' });
-        expect(state.view.runtime?.name).toBe('containerd');
-        break;
+    const view = new ClusterView({ graceMs: 40_000, startedAt: Date.now() });
+    const following = new AbortController();
+    try {
+      const deadline = Date.now() + 60_000;
+      let followed = false;
+      for (;;) {
+        const c = await cri.containerStatus(agent.id);
+        if (c.state === 'exited') {
+          throw new Error(`the agent exited ${c.exitCode}:\n${agent.log()}`);
+        }
+        if (!followed && (await bus.live()).states.has(node)) {
+          await followBus(bus, view, { signal: following.signal });
+          followed = true;
+        }
+        const shown = followed ? view.snapshot(Date.now()).nodes[node] : undefined;
+        const own = shown && Object.values(shown.pods).find((p) => p.uid === agent.podUid);
+        if (own) {
+          expect(own).toMatchObject({ name: 'podscope-agent', namespace: 'podscope-agent' });
+          expect(own.status.phase).toBe('Running');
+          expect(shown.runtime?.name).toBe('containerd');
+          const ready = shown.conditions.find((cond) => cond.type === 'Ready');
+          // containerd here has no CNI: the kubelet's rule says NotReady, "network is not ready".
+          expect(ready?.status).toBe('False');
+          break;
+        }
+        if (Date.now() > deadline) {
+          throw new Error(`the node or the agent's pod did not reach the view:\n${agent.log()}`);
+        }
+        await new Promise((r) => setTimeout(r, 250));
       }
-      if (Date.now() > deadline) {
-        throw new Error(`the node or the agent's pod did not reach NATS:\n${agent.log()}`);
-      }
-      await new Promise((r) => setTimeout(r, 250));
+    } finally {
+      following.abort();
     }
     const health = await fetch(`http://${listen}/healthz`);
     expect(health.status).toBe(200);
