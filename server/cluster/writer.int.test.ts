@@ -99,7 +99,8 @@ describe('timeline writer: NATS → PostgreSQL', () => {
     const { bus, tl } = await setup('two', 1_000);
     const epoch = newEpoch();
     const nodes = ['a', 'b.example', 'c'];
-    const a = writer(bus, tl);
+    // ack_wait well above a loaded commit: no redelivery, so each message goes to one writer once
+    const a = writer(bus, tl, { ackWaitMs: 30_000 });
     const bus2 = await openBus({
       servers: nats.url,
       cluster: 'two',
@@ -107,7 +108,7 @@ describe('timeline writer: NATS → PostgreSQL', () => {
       limits: { duplicateWindowMs: 1_000 },
     });
     cleanup.push(() => bus2.close());
-    const b = writer(bus2, tl);
+    const b = writer(bus2, tl, { ackWaitMs: 30_000 });
     const sent: ReturnType<typeof eventsMessage>[] = [];
     for (let i = 0; i < 100; i++)
       for (const node of nodes) {
