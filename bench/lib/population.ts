@@ -16,6 +16,7 @@ import { buildCreateContainerRequest, buildRunPodSandboxRequest } from '@/server
 import type { SandboxSpec } from '@/server/cri/types';
 import { buildContainerSpec, buildSandboxSpec } from '@/server/driver/labels';
 import type { SimRuntime } from '@/server/sim';
+import { createRandom } from '@/lib/random';
 import type { CreateContainerRequest__Output } from '@/server/cri/generated/runtime/v1/CreateContainerRequest';
 import type { RunPodSandboxRequest__Output } from '@/server/cri/generated/runtime/v1/RunPodSandboxRequest';
 
@@ -161,25 +162,13 @@ export class NodePopulation {
   }
 }
 
-/** A small deterministic generator (xorshift32), so runs churn the same containers. */
-export function xorshift(seed: number): () => number {
-  let x = seed >>> 0 || 0x9e3779b9;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 4294967296;
-  };
-}
-
 /** Picks `count` distinct slots of a population and churns them. */
 export class Churner {
   private readonly random: () => number;
 
   constructor(seed: number) {
-    this.random = xorshift(seed);
+    // Seeded (lib/random.ts), so runs churn the same containers.
+    this.random = createRandom(seed).next;
   }
 
   step(population: NodePopulation, count: number): number {

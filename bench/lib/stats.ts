@@ -1,5 +1,7 @@
 /** Small statistics and timing helpers shared by the suites. */
 
+import { createRandom } from '@/lib/random';
+
 /** The q-quantile by the nearest-rank method (q in [0, 1]); NaN for no samples. */
 export function quantile(xs: readonly number[], q: number): number {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -41,14 +43,7 @@ export async function waitFor(
 }
 
 /** A seeded pause of a uniformly drawn length in [minMs, maxMs) (reproducible phases). */
-export function xorshiftSleep(seed: number): (minMs: number, maxMs: number) => Promise<void> {
-  let x = seed >>> 0 || 1;
-  return (minMs, maxMs) => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return sleep(minMs + (x / 4294967296) * (maxMs - minMs));
-  };
+export function seededSleep(seed: number): (minMs: number, maxMs: number) => Promise<void> {
+  const next = createRandom(seed).next;
+  return (minMs, maxMs) => sleep(minMs + next() * (maxMs - minMs));
 }

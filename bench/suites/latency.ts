@@ -19,7 +19,7 @@ import { ConsoleServer } from '../lib/server';
 import { SimProcess } from '../lib/sim-process';
 import { WireDecoder } from '@/lib/timeline/wire';
 import { SseReader, watchFrame, watchUrl } from '../lib/sse';
-import { median, quantile, round, sleep, xorshiftSleep } from '../lib/stats';
+import { median, quantile, round, sleep, seededSleep } from '../lib/stats';
 
 export interface LatencyOptions {
   /** The built console to serve (snapshotBuild()). */
@@ -88,7 +88,7 @@ export async function benchLatency(options: LatencyOptions = {}): Promise<Latenc
     };
     const run = async (node: string, mode: 'events' | 'poll'): Promise<number[]> => {
       const out: number[] = [];
-      const pause = xorshiftSleep(node === 'bench-001' ? 7 : 11);
+      const pause = seededSleep(node === 'bench-001' ? 7 : 11);
       for (let i = 0; i < samples; i++) {
         const slot = i % (PODS * CONTAINERS);
         watch.take();

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ApiObjects } from './api';
-import { cases, N, onePod, s, side } from './detect.cases';
+import { cases, N, onePod, s, side } from './testing/cases';
 import { detectClusterDrift } from './detect';
 import type { Drift } from './types';
-import { apiNode, nodeView, podView, waiting } from './test-fixtures';
+import { apiNode, nodeView, podView, waiting } from './testing/fixtures';
 
 function driftsOf(result: ReturnType<typeof detectClusterDrift>, entity: string): Drift[] {
   return entity.startsWith('node:')

@@ -7,7 +7,7 @@ import en from '../../messages/en/why.json';
 import zh from '../../messages/zh-CN/why.json';
 import { formatExplanation } from '../i18n/format';
 import { LOCALES } from '../i18n/locales';
-import { cases } from './detect.cases';
+import { cases } from './testing/cases';
 import { detectClusterDrift } from './detect';
 import type { Drift } from './types';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { K8sEvent, TimelineEvent, UnsequencedEvent } from '../timeline/events';
 import { reduce, reduceAll } from '../timeline/reducer';
 import { emptyState, type ClusterState } from '../timeline/state';
-import { cases, N, s } from './detect.cases';
+import { cases, N, s } from './testing/cases';
 import { detectClusterDrift } from './detect';
 import { allDrift, driftEvents } from './patches';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { N, onePod, s, side } from './detect.cases';
+import { N, onePod, s, side } from './testing/cases';
 import { DriftTracker } from './tracker';
 
 describe('DriftTracker', () => {

@@ -18,6 +18,7 @@
  * the injected clock. The back-off scale is the drivers' (see server/runtime).
  */
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import { createRandom } from '@/lib/random';
 import { logFn, rootLogger } from '@/server/log';
 import type { DriverClock, DriverTimer } from './clock';
 import type { Driver } from './driver';
@@ -46,21 +47,9 @@ export interface DemoWorkload {
   stop(): Promise<void>;
 }
 
-/** mulberry32 over a hashed seed: small, fast, deterministic. */
+/** Uniform draws in [0, 1) from the project's seeded generator (lib/random.ts). */
 export function seededRandom(seed: number | string): () => number {
-  let h = 1779033703 ^ String(seed).length;
-  for (const ch of String(seed)) {
-    h = Math.imul(h ^ ch.charCodeAt(0), 3432918353);
-    h = (h << 13) | (h >>> 19);
-  }
-  let a = h >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return createRandom(seed).next;
 }
 
 function suffix(random: () => number, length: number): string {

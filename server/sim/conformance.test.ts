@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClock } from './clock';
 import { SimRpcError } from './errors';
 import { SimRuntime } from './model';
-import { createRandom } from './random';
+import { createRandom } from '@/lib/random';
 import { createRequest, podSpec, runPodRequest } from './testing';
 
 const E2E_BUSYBOX = 'registry.k8s.io/e2e-test-images/busybox:1.29-2';

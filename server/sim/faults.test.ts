@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { criDefinitions } from '@/server/cri/proto';
 import { drawLatency, Faults, garbageMessage, padMessage } from './faults';
-import { createRandom } from './random';
+import { createRandom } from '@/lib/random';
 
 describe('latency draws', () => {
   it('fits a log-normal to p50 and p99', () => {

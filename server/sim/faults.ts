@@ -6,7 +6,7 @@
  * drop: open streams end with UNAVAILABLE). Socket-level faults (runtime restart, a non-gRPC
  * listener) live on the node (node.ts). Draws use the node's seeded random.
  */
-import type { Random } from './random';
+import type { Random } from '@/lib/random';
 
 export type RpcName =
   | 'Version'

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createClock } from './clock';
 import { SimRpcError } from './errors';
 import { SimRuntime } from './model';
-import { createRandom } from './random';
+import { createRandom } from '@/lib/random';
 import { createRequest, podSpec, runPodRequest } from './testing';
 
 const IMAGE = 'podscope.local/busybox:1';

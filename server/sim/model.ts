@@ -30,7 +30,7 @@ import { ImageStore } from './images';
 import { containerInfo } from './inspect';
 import { ContainerLog } from './logs';
 import { SimExec, SimProcess } from './process';
-import type { Random } from './random';
+import type { Random } from '@/lib/random';
 
 export type EventsMode = 'stream' | 'unimplemented';
 

@@ -18,7 +18,7 @@ import { bindGrpc, clearSocket, endpointOf, RawListener } from './listener';
 import type { Address, RawMode } from './listener';
 import { SimRuntime } from './model';
 import type { EventsMode, SimCondition } from './model';
-import { createRandom } from './random';
+import { createRandom } from '@/lib/random';
 import { createCriServer, DEFAULT_VERSION, EventStreams } from './server';
 import type { VersionInfo } from './server';
 import { StatsView } from './stats';

@@ -24,7 +24,7 @@ import { garbageMessage, padMessage } from './faults';
 import type { Faults, RpcName } from './faults';
 import { toCriImage } from './images';
 import type { SimRuntime } from './model';
-import type { Random } from './random';
+import type { Random } from '@/lib/random';
 import type { StatsView } from './stats';
 
 export interface VersionInfo {

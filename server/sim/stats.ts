@@ -17,7 +17,7 @@ import type { MemoryUsage } from '@/server/cri/generated/runtime/v1/MemoryUsage'
 import type { PodSandboxStats } from '@/server/cri/generated/runtime/v1/PodSandboxStats';
 import type { PodSandboxStatsFilter__Output } from '@/server/cri/generated/runtime/v1/PodSandboxStatsFilter';
 import type { ContainerRecord, SimRuntime } from './model';
-import { noise } from './random';
+import { noise } from '@/lib/random';
 
 export const SNAPSHOTTER_MOUNT = '/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs';
 const WANDER_BUCKET_MS = 10_000;

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyState, reduce, type TimelineEvent } from '@/lib/timeline';
 import { PodscopeStoreError } from './errors';
 import { openStore, type TimelineStore } from './store';
-import { SyntheticWorkload } from './synthetic';
-import { tempDir } from './testkit';
+import { SyntheticWorkload } from './testing/synthetic';
+import { tempDir } from './testing/testkit';
 
 /**
  * A full database (here: the hardLimitBytes cap, which SQLite enforces as SQLITE_FULL exactly

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PodscopeStoreError } from './errors';
 import { openStore, type TimelineStore } from './store';
-import { SyntheticWorkload } from './synthetic';
-import { tempDir } from './testkit';
+import { SyntheticWorkload } from './testing/synthetic';
+import { tempDir } from './testing/testkit';
 
 /**
  * Retention is what frees a database that reached its hard limit, so it must work on one that is

@@ -5,8 +5,8 @@ import { emptyState, reduce, type ClusterState, type TimelineEvent } from '@/lib
 import { PodscopeStoreError } from './errors';
 import { EVENTS_PER_BATCH } from './retention';
 import { openStore, type TimelineStore } from './store';
-import { SyntheticWorkload } from './synthetic';
-import { ManualClock, tempDir } from './testkit';
+import { SyntheticWorkload } from './testing/synthetic';
+import { ManualClock, tempDir } from './testing/testkit';
 
 const START = 10_000_000;
 const STEP = 1_000;

@@ -14,8 +14,8 @@ import { PodscopeStoreError } from './errors';
 import { openConnection } from './open';
 import { MIGRATIONS, PODSCOPE_APPLICATION_ID, type Migration } from './schema';
 import { openStore } from './store';
-import { SyntheticWorkload } from './synthetic';
-import { tempDir } from './testkit';
+import { SyntheticWorkload } from './testing/synthetic';
+import { tempDir } from './testing/testkit';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {

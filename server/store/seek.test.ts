@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyState, reduce, type ClusterState, type TimelineEvent } from '@/lib/timeline';
 import { openStore, type TimelineStore } from './store';
-import { SyntheticWorkload } from './synthetic';
-import { ManualClock, tempDir } from './testkit';
+import { SyntheticWorkload } from './testing/synthetic';
+import { ManualClock, tempDir } from './testing/testkit';
 
 /**
  * stateAt / stateAtSeq must give exactly what folding every event from the start gives: the

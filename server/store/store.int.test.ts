@@ -12,8 +12,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { emptyState, reduce, type TimelineEvent, type UnsequencedEvent } from '@/lib/timeline';
 import { PodscopeStoreError } from './errors';
 import { openStore } from './store';
-import { SyntheticWorkload } from './synthetic';
-import { tempDir } from './testkit';
+import { SyntheticWorkload } from './testing/synthetic';
+import { tempDir } from './testing/testkit';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WRITER = fileURLToPath(new URL('./fixtures/writer.ts', import.meta.url));

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { entityId, type TimelineEvent, type UnsequencedEvent } from '@/lib/timeline';
 import { PodscopeStoreError } from './errors';
 import { adaptiveCheckpointDue, openStore, type TimelineStore } from './store';
-import { SyntheticWorkload } from './synthetic';
-import { tempDir } from './testkit';
+import { SyntheticWorkload } from './testing/synthetic';
+import { tempDir } from './testing/testkit';
 
 let tmp: ReturnType<typeof tempDir>;
 let store: TimelineStore;

@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyState, reduce, type TimelineEvent } from '@/lib/timeline';
 import { PodscopeStoreError } from './errors';
 import { openStore, type TimelineStore } from './store';
-import { SyntheticWorkload } from './synthetic';
-import { ManualClock, tempDir } from './testkit';
+import { SyntheticWorkload } from './testing/synthetic';
+import { ManualClock, tempDir } from './testing/testkit';
 import { LIMITS } from './timelines';
 
 const START = 50_000_000;

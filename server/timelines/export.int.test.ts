@@ -16,7 +16,7 @@ import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
 import { createClock, startSimNode } from '@/server/sim';
 import { openStore } from '@/server/store';
-import { tempDir } from '@/server/store/testkit';
+import { tempDir } from '@/server/store/testing/testkit';
 import { decodeUpload } from './decode';
 import { TimelinesService } from './service';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';

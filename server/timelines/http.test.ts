@@ -2,8 +2,8 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseTimelineBytes, serializeTimelineFile } from '@/lib/timeline/file';
 import { openStore, type TimelineStore } from '@/server/store';
-import { SyntheticWorkload } from '@/server/store/synthetic';
-import { ManualClock, tempDir } from '@/server/store/testkit';
+import { SyntheticWorkload } from '@/server/store/testing/synthetic';
+import { ManualClock, tempDir } from '@/server/store/testing/testkit';
 import { contentDisposition, handleExport, handleImport, readLimited } from './http';
 import { TimelinesService } from './service';
 

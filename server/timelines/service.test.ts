@@ -19,8 +19,8 @@ import {
   SAVED_TIMELINE_LIMITS,
   type TimelineStore,
 } from '@/server/store';
-import { SyntheticWorkload } from '@/server/store/synthetic';
-import { ManualClock, tempDir } from '@/server/store/testkit';
+import { SyntheticWorkload } from '@/server/store/testing/synthetic';
+import { ManualClock, tempDir } from '@/server/store/testing/testkit';
 import { fileStem, TimelinesService } from './service';
 
 const START = Date.UTC(2025, 0, 1);

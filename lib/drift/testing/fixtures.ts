@@ -10,7 +10,7 @@ import type {
   V1Pod,
   V1PodCondition,
 } from '@kubernetes/client-node';
-import type { NodeHealth, NodeView, PodView } from '../timeline/state';
+import type { NodeHealth, NodeView, PodView } from '../../timeline/state';
 
 export const T0 = Date.parse('2026-03-01T10:00:00Z');
 export const at = (seconds: number): Date => new Date(T0 + seconds * 1000);

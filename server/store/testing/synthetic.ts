@@ -8,6 +8,7 @@
 import type { V1ContainerStatus, V1NodeCondition, V1PodCondition } from '@kubernetes/client-node';
 import type { Explanation } from '@/lib/kubelet/explanation';
 import type { PodView, RestartPolicy, UnsequencedEvent } from '@/lib/timeline';
+import { createRandom } from '@/lib/random';
 
 export interface WorkloadOptions {
   seed?: number;
@@ -35,17 +36,8 @@ interface SimPod {
   generation: number;
 }
 
-/** mulberry32: tiny, fast, good enough to make runs reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Uniform draws in [0, 1) from the project's seeded generator (lib/random.ts). */
+const rng = (seed: number): (() => number) => createRandom(seed).next;
 
 const why = (id: string, params: Record<string, string | number>, rule: string): Explanation => ({
   id,

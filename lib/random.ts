@@ -1,6 +1,8 @@
 /**
- * Seedable randomness for the simulator (ids, latency draws, stats wander). sfc32 seeded through
- * a string hash: small, fast, and the same sequence on every platform for the same seed.
+ * The one seeded random generator of the project: the simulator's ids, latency draws and stats
+ * wander, the demo workload, synthetic timelines and the benchmarks' churn all draw from it.
+ * sfc32 seeded through a string hash: small, fast, and the same sequence on every platform for
+ * the same seed. Pure and isomorphic.
  */
 
 /** xmur3-style string hash → 32-bit seeds. */
@@ -19,16 +21,16 @@ function hashSeed(text: string): () => number {
 }
 
 export interface Random {
-  /** Uniform in [0, 1). */
-  next(): number;
+  /** Uniform in [0, 1). Functions, not methods: each may be passed on alone. */
+  next: () => number;
   /** Uniform integer in [min, max]. */
-  int(min: number, max: number): number;
+  int: (min: number, max: number) => number;
   /** Standard normal (Box–Muller). */
-  normal(): number;
+  normal: () => number;
   /** `bytes` random bytes as lowercase hex. */
-  hex(bytes: number): string;
+  hex: (bytes: number) => string;
   /** An independent stream derived from this one's seed and a label. */
-  fork(label: string): Random;
+  fork: (label: string) => Random;
 }
 
 export function createRandom(seed: string | number): Random {

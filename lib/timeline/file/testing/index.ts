@@ -4,11 +4,11 @@
  * exported from index.ts.
  */
 import type { V1ContainerStatus } from '@kubernetes/client-node';
-import type { TimelineEvent, UnsequencedEvent } from '../events';
-import { reduce } from '../reducer';
-import { emptyState, type ClusterState, type PodView } from '../state';
-import { buildTimelineFile } from './build';
-import type { TimelineFile } from './types';
+import type { TimelineEvent, UnsequencedEvent } from '../../events';
+import { reduce } from '../../reducer';
+import { emptyState, type ClusterState, type PodView } from '../../state';
+import { buildTimelineFile } from '../build';
+import type { TimelineFile } from '../types';
 
 export const T0 = Date.UTC(2024, 4, 1, 12, 0, 0);
 

@@ -1,8 +1,8 @@
 /**
  * Store benchmarks, for `npm run bench` (which imports these) or directly:
- *   npx tsx server/store/bench.ts            # both
- *   npx tsx server/store/bench.ts append     # events/s
- *   npx tsx server/store/bench.ts seek [dir] # stateAt p95 on a 1M-event timeline (kept in dir)
+ *   npx tsx server/store/testing/bench.ts            # both
+ *   npx tsx server/store/testing/bench.ts append     # events/s
+ *   npx tsx server/store/testing/bench.ts seek [dir] # stateAt p95 on a 1M-event timeline (kept in dir)
  *
  * Both work on a fresh database in a temporary directory and delete it afterwards. Times are
  * wall-clock on purpose: that is what is being measured.
@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { UnsequencedEvent } from '@/lib/timeline';
-import { openStore, type TimelineStore } from './store';
+import { createRandom } from '@/lib/random';
+import { openStore, type TimelineStore } from '../store';
 import { SyntheticWorkload } from './synthetic';
 
 export interface AppendBenchOptions {
@@ -148,13 +149,7 @@ export function benchSeek(options: SeekBenchOptions = {}): SeekBenchResult {
       if (store.latestSeq() === 0) buildTimeline(store, events, options.seed ?? 11);
       const buildMs = performance.now() - buildStart;
       const { oldestT = 0, latestT } = store.bounds();
-      let x = 0x9e3779b9;
-      const random = (): number => {
-        x ^= x << 13;
-        x ^= x >>> 17;
-        x ^= x << 5;
-        return (x >>> 0) / 4294967296;
-      };
+      const random = createRandom('seek').next;
       const p95s: number[] = [];
       const p50s: number[] = [];
       const cpuP95s: number[] = [];

@@ -2,10 +2,10 @@
  * The drift table: one case per kind of drift and per explanation, plus cases that must not be
  * drift. Shared by detect.test.ts (the findings) and messages.test.ts (every explanation renders).
  */
-import type { ApiObjects } from './api';
-import type { detectClusterDrift } from './detect';
-import type { NodeView } from '../timeline/state';
-import type { Drift } from './types';
+import type { ApiObjects } from '../api';
+import type { detectClusterDrift } from '../detect';
+import type { NodeView } from '../../timeline/state';
+import type { Drift } from '../types';
 import {
   apiNode,
   apiPod,
@@ -21,7 +21,7 @@ import {
   terminated,
   waiting,
   type PodSide,
-} from './test-fixtures';
+} from './fixtures';
 
 export const N = 'node-a';
 export const s = (seconds: number) => T0 + seconds * 1000;
