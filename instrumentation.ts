@@ -1,6 +1,13 @@
 /** Next.js calls register() once per server start: bring Podscope's runtime up before the first request. */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { getConfig } = await import('./server/config');
+  const { bindProblem } = await import('./server/security/bind');
+  const problem = bindProblem(process.argv, getConfig());
+  if (problem) {
+    console.error(`[podscope] ${problem}`);
+    process.exit(1);
+  }
   const { getRuntime } = await import('./server/runtime');
   await getRuntime();
 }

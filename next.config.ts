@@ -1,5 +1,6 @@
 import type { NextConfig } from 'next';
 import createNextIntlPlugin from 'next-intl/plugin';
+import { MAX_REQUEST_BYTES } from './lib/timeline/file/limits';
 
 const withNextIntl = createNextIntlPlugin('./i18n/request.ts');
 
@@ -23,6 +24,12 @@ const config: NextConfig = {
   ...(process.env.PODSCOPE_NEXT_STANDALONE === '1'
     ? { output: 'standalone' as const, images: { unoptimized: true } }
     : {}),
+  experimental: {
+    // The request proxy (proxy.ts) sees every body; Next cuts what it passes on at 10 MiB by
+    // default, which silently truncated imports. The one import limit is 50 MiB
+    // (DEFAULT_LIMITS.maxBytes), sent to tRPC as base64: let that much through whole.
+    proxyClientMaxBodySize: MAX_REQUEST_BYTES,
+  },
 };
 
 export default withNextIntl(config);

@@ -1,54 +1,88 @@
 import createMiddleware from 'next-intl/middleware';
 import { NextResponse, type NextRequest } from 'next/server';
 import { routing } from './i18n/routing';
+import { getConfig, type Config } from './server/config';
+import { authenticate, SESSION_COOKIE } from './server/security/auth';
 import { contentSecurityPolicy, STATIC_SECURITY_HEADERS } from './server/security/headers';
-import {
-  configuredToken,
-  presentedToken,
-  TOKEN_COOKIE,
-  tokenMatches,
-} from './server/security/token';
+import { hostAllowed, originAllowed, SAFE_METHODS } from './server/security/hosts';
+import { FailureLimiter } from './server/security/rate-limit';
+import { SESSION_MAX_AGE_S } from './server/security/session';
 
 /**
  * Runs before every request except Next's static assets:
- * 1. the access token, when one is configured — every route, the SSE stream and /metrics included;
- * 2. security headers and a nonce-based Content-Security-Policy;
- * 3. language negotiation for pages (URL prefix, then cookie, then Accept-Language).
+ * 1. the Host header must name this server (DNS rebinding), server/security/hosts.ts;
+ * 2. who is asking — the access token or a session, when a token is configured — every route,
+ *    the SSE stream and /metrics included (server/security/auth.ts);
+ * 3. a request that may change state must not come from another site's page (Origin);
+ * 4. security headers and a nonce-based Content-Security-Policy;
+ * 5. language negotiation for pages (URL prefix, then cookie, then Accept-Language).
+ * The configuration is the process's one parsed copy (server/config.ts getConfig).
  */
 const intl = createMiddleware(routing);
 const dev = process.env.NODE_ENV === 'development';
 
+const LIMITER = Symbol.for('podscope.signInLimiter');
+function limiter(): FailureLimiter {
+  const g = globalThis as { [LIMITER]?: FailureLimiter };
+  return (g[LIMITER] ??= new FailureLimiter());
+}
+
+let configProblemLogged = false;
+
 export default function proxy(req: NextRequest): NextResponse {
-  const token = configuredToken();
-  if (token) {
-    const presented = presentedToken(req, req.cookies.get(TOKEN_COOKIE)?.value);
-    if (!tokenMatches(presented.token, token)) {
-      return secure(
-        new NextResponse(
-          'Podscope: this server requires an access token. Open the console with ?token=<token> once, or send "Authorization: Bearer <token>".\n',
-          {
-            status: 401,
-            headers: {
-              'content-type': 'text/plain; charset=utf-8',
-              'www-authenticate': 'Bearer realm="podscope"',
-            },
-          },
-        ),
-      );
+  let config: Config;
+  try {
+    config = getConfig();
+  } catch (err) {
+    // Fail closed: without a configuration nobody can say whether a token is needed.
+    if (!configProblemLogged) {
+      configProblemLogged = true;
+      console.error(`[podscope] ${err instanceof Error ? err.message : String(err)}`);
     }
-    if (presented.fromQuery) {
-      // Trade the token in the URL for an HttpOnly cookie, and drop it from the address bar.
-      const clean = new URL(req.url);
-      clean.searchParams.delete('token');
-      const res = NextResponse.redirect(clean);
-      res.cookies.set(TOKEN_COOKIE, token, {
-        httpOnly: true,
-        sameSite: 'strict',
-        path: '/',
-        secure: clean.protocol === 'https:',
-      });
-      return secure(res);
-    }
+    return refuse(500, 'Podscope: the server configuration is invalid; see the server log.\n');
+  }
+  const policy = { bindHost: config.host, allowedHosts: config.allowedHosts };
+  const host = req.headers.get('host');
+  if (!hostAllowed(host, policy)) {
+    return refuse(
+      421,
+      'Podscope: this server does not answer for the host name in this request. Open it by its own address, or add the name to PODSCOPE_ALLOWED_HOSTS.\n',
+    );
+  }
+
+  const auth = authenticate(
+    { url: req.url, headers: req.headers, sessionCookie: req.cookies.get(SESSION_COOKIE)?.value },
+    { token: config.token, limiter: limiter() },
+  );
+  if (!auth.ok) {
+    const { status, message, retryAfterS } = auth.refusal;
+    return refuse(
+      status,
+      message,
+      status === 401
+        ? { 'www-authenticate': 'Bearer realm="podscope"' }
+        : { 'retry-after': String(retryAfterS ?? 1) },
+    );
+  }
+
+  if (!SAFE_METHODS.has(req.method) && !originAllowed(req.headers.get('origin'), host, policy)) {
+    return refuse(403, 'Podscope: refused a request that may change state from another site.\n');
+  }
+
+  if (auth.newSession) {
+    // Trade the token in the URL for a session cookie (never the token itself), and drop it
+    // from the address bar.
+    const clean = new URL(req.url);
+    clean.searchParams.delete('token');
+    const res = NextResponse.redirect(clean);
+    res.cookies.set(SESSION_COOKIE, auth.newSession, {
+      httpOnly: true,
+      sameSite: 'strict',
+      path: '/',
+      maxAge: SESSION_MAX_AGE_S,
+      secure: clean.protocol === 'https:' || req.headers.get('x-forwarded-proto') === 'https',
+    });
+    return secure(res);
   }
 
   const path = req.nextUrl.pathname;
@@ -61,6 +95,19 @@ export default function proxy(req: NextRequest): NextResponse {
   const res = intl(req);
   res.headers.set('content-security-policy', csp);
   return secure(res);
+}
+
+function refuse(status: number, message: string, headers: Record<string, string> = {}) {
+  return secure(
+    new NextResponse(message, {
+      status,
+      headers: {
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'no-store',
+        ...headers,
+      },
+    }),
+  );
 }
 
 function secure(res: NextResponse): NextResponse {

@@ -7,22 +7,53 @@ import { ensureBuild, ensureNodeModules, log, root } from './lib/prepare.mjs';
 
 try {
   ensureNodeModules();
+} catch (err) {
+  log(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+}
+
+// The bind address and port are the ones the configuration's validation approved (server/config.ts,
+// the same code the server runs): an empty or unapproved PODSCOPE_HOST never reaches Next, which
+// would read an empty host as "every interface".
+const { register } = await import('tsx/esm/api');
+register({ tsconfig: join(root, 'tsconfig.json') });
+let config;
+try {
+  const { loadConfig } = await import('../server/config.ts');
+  // PORT, the usual variable of hosting platforms, when PODSCOPE_PORT is not set.
+  const env = { ...process.env };
+  if (env.PODSCOPE_PORT === undefined && env.PORT) env.PODSCOPE_PORT = env.PORT;
+  config = loadConfig(env);
+} catch (err) {
+  log(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+}
+
+try {
   ensureBuild();
 } catch (err) {
   log(err instanceof Error ? err.message : String(err));
   process.exit(1);
 }
 
-const host = process.env.PODSCOPE_HOST ?? '127.0.0.1';
-const port = process.env.PODSCOPE_PORT ?? process.env.PORT ?? '3000';
-log(`starting on http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+const host = config.host;
+const port = String(config.port);
+log(
+  `starting on http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`,
+);
 // Next's own binary, straight under this process (no npx or shell in between), so a signal sent
 // to `npm start`, `podscope serve` or `podscope replay` reaches the server and nothing is left behind.
 const nextBin = join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 const child = spawn(process.execPath, [nextBin, 'start', '-H', host, '-p', port], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' },
+  env: {
+    ...process.env,
+    PODSCOPE_HOST: host,
+    PODSCOPE_PORT: port,
+    NEXT_TELEMETRY_DISABLED: '1',
+    NODE_ENV: 'production',
+  },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

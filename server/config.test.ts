@@ -1,5 +1,16 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseNodeSpec } from './config';
+
+const dir = mkdtempSync(join(tmpdir(), 'podscope-config-'));
+const file = (name: string, content: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+};
+const TOKEN = 'a-long-enough-s3cret-token';
 
 describe('loadConfig', () => {
   it('defaults to loopback and the embedded simulator', () => {
@@ -42,6 +53,89 @@ describe('loadConfig', () => {
       /duplicate node name/,
     );
     expect(() => loadConfig({ PODSCOPE_CRI: 'a=http://x' })).toThrow(/unix/);
+  });
+});
+
+describe('one token, wherever it is given (issue 17 item 1)', () => {
+  it('takes the token from PODSCOPE_CONFIG, as "token" or "tokenFile"', () => {
+    const c = loadConfig({
+      PODSCOPE_CONFIG: file('a.json', JSON.stringify({ host: '0.0.0.0', token: TOKEN })),
+    });
+    expect(c.host).toBe('0.0.0.0');
+    expect(c.token).toBe(TOKEN);
+    const tf = file('token', `${TOKEN}\n`);
+    const d = loadConfig({
+      PODSCOPE_CONFIG: file('b.json', JSON.stringify({ host: '0.0.0.0', tokenFile: tf })),
+    });
+    expect(d.token).toBe(TOKEN);
+  });
+
+  it('the environment wins over the file; PODSCOPE_TOKEN_FILE over the file’s token', () => {
+    const cfg = file('c.json', JSON.stringify({ token: 'file-token-0123456789' }));
+    expect(loadConfig({ PODSCOPE_CONFIG: cfg, PODSCOPE_TOKEN: TOKEN }).token).toBe(TOKEN);
+    expect(loadConfig({ PODSCOPE_CONFIG: cfg, PODSCOPE_TOKEN_FILE: file('t2', TOKEN) }).token).toBe(
+      TOKEN,
+    );
+  });
+
+  it('an unreadable or empty token file is a configuration error, never an open door', () => {
+    expect(() => loadConfig({ PODSCOPE_TOKEN_FILE: join(dir, 'missing') })).toThrow(
+      /token file .* cannot be read \(ENOENT\)/,
+    );
+    expect(() => loadConfig({ PODSCOPE_TOKEN_FILE: file('empty', '\n') })).toThrow(/is empty/);
+    expect(() =>
+      loadConfig({
+        PODSCOPE_CONFIG: file('d.json', JSON.stringify({ tokenFile: join(dir, 'nope') })),
+      }),
+    ).toThrow(ConfigError);
+  });
+});
+
+describe('bind address (issue 17 item 2)', () => {
+  it('refuses an empty PODSCOPE_HOST instead of reading it as unset', () => {
+    for (const host of ['', '  '])
+      expect(() => loadConfig({ PODSCOPE_HOST: host })).toThrow(/PODSCOPE_HOST: set but empty/);
+    expect(() => loadConfig({ PODSCOPE_PORT: '' })).toThrow(/PODSCOPE_PORT: set but empty/);
+  });
+
+  it('refuses a host that is not a name or an address', () => {
+    for (const host of ['a b', 'http://x', '127.0.0.1:3000', '-x'])
+      expect(() => loadConfig({ PODSCOPE_HOST: host, PODSCOPE_TOKEN: TOKEN }), host).toThrow(
+        /host: must be a host name or an IP address/,
+      );
+    for (const host of ['localhost', '::1', '[::1]', 'podscope.example.com', '10.1.2.3'])
+      expect(loadConfig({ PODSCOPE_HOST: host, PODSCOPE_TOKEN: TOKEN }).host).toBe(host);
+  });
+});
+
+describe('limits and quotas', () => {
+  it('have documented defaults and read their variables', () => {
+    const d = loadConfig({});
+    expect(d.limits).toEqual({
+      trpcMaxBatch: 16,
+      rangeMaxBytes: 4 * 1024 * 1024,
+      importConcurrency: 2,
+    });
+    expect(d.saved).toEqual({
+      maxCount: 200,
+      maxBytes: 512 * 1024 * 1024,
+      maxAgeMs: 90 * 86_400_000,
+    });
+    expect(d.allowedHosts).toEqual([]);
+    const c = loadConfig({
+      PODSCOPE_TRPC_MAX_BATCH: '10',
+      PODSCOPE_RANGE_MAX_BYTES: '65536',
+      PODSCOPE_IMPORT_CONCURRENCY: '1',
+      PODSCOPE_SAVED_MAX_COUNT: '5',
+      PODSCOPE_SAVED_MAX_BYTES: '1000000',
+      PODSCOPE_SAVED_MAX_AGE_MS: '0',
+      PODSCOPE_ALLOWED_HOSTS: 'podscope.example.com, console.lan',
+    });
+    expect(c.limits).toEqual({ trpcMaxBatch: 10, rangeMaxBytes: 65536, importConcurrency: 1 });
+    expect(c.saved).toEqual({ maxCount: 5, maxBytes: 1_000_000, maxAgeMs: 0 });
+    expect(c.allowedHosts).toEqual(['podscope.example.com', 'console.lan']);
+    // Not below what the console itself batches.
+    expect(() => loadConfig({ PODSCOPE_TRPC_MAX_BATCH: '2' })).toThrow(/trpcMaxBatch/);
   });
 });
 

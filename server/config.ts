@@ -5,8 +5,10 @@
  * explicit overrides (the CLI's flags). Every period is in milliseconds unless the name says so.
  */
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { CLIENT_MAX_BATCH } from '@/lib/transport';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 import { parseNodeIPs } from '@/server/engine/host-ips';
 
@@ -21,12 +23,67 @@ export const NodeEndpointSchema = z.object({
 export type NodeEndpoint = z.infer<typeof NodeEndpointSchema>;
 
 const ms = (def: number) => z.coerce.number().int().positive().default(def);
+const count = (def: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(1).max(max).default(def);
+
+const DNS_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+
+/** An address or name to bind or to answer for: a DNS name, an IPv4 or an IPv6 address ([…] allowed). */
+export function isHostName(value: string): boolean {
+  const bare = value.startsWith('[') && value.endsWith(']') ? value.slice(1, -1) : value;
+  return isIP(bare) !== 0 || DNS_NAME.test(value);
+}
+const hostName = z.string().refine(isHostName, 'must be a host name or an IP address');
+
+/** Defaults of the request limits and saved-timeline quotas (README "Security"). */
+export const DEFAULT_LIMITS = {
+  trpcMaxBatch: 16,
+  rangeMaxBytes: 4 * 1024 * 1024,
+  importConcurrency: 2,
+} as const;
+export const DEFAULT_SAVED = {
+  maxCount: 200,
+  maxBytes: 512 * 1024 * 1024,
+  maxAgeMs: 90 * 24 * 3600_000,
+} as const;
 
 export const ConfigSchema = z.object({
-  host: z.string().default('127.0.0.1'),
+  host: hostName.default('127.0.0.1'),
   port: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Required when host is not loopback. Compared in constant time. */
   token: z.string().min(16, 'the token must be at least 16 characters').optional(),
+  /** A file holding the token (read once, at load; `token` wins when both are given). */
+  tokenFile: z.string().min(1).optional(),
+  /**
+   * Host names the server answers for besides loopback names and its own bind address (a reverse
+   * proxy's public name). Any other Host header is refused: the defence against DNS rebinding.
+   */
+  allowedHosts: z.array(hostName).default([]),
+  /** What one request may cost. */
+  limits: z
+    .object({
+      /** Calls in one tRPC batch (not below the console's own batches, lib/transport.ts). */
+      trpcMaxBatch: z.coerce
+        .number()
+        .int()
+        .min(CLIENT_MAX_BATCH)
+        .max(1000)
+        .default(DEFAULT_LIMITS.trpcMaxBatch),
+      /** Encoded event bytes one timeline.range call returns before it hands back a cursor. */
+      rangeMaxBytes: count(DEFAULT_LIMITS.rangeMaxBytes),
+      /** Timeline imports processed at once; more are refused with 429. */
+      importConcurrency: count(DEFAULT_LIMITS.importConcurrency, 64),
+    })
+    .default({ ...DEFAULT_LIMITS }),
+  /** Saved timelines: quotas, and how long they are kept (0: until deleted). */
+  saved: z
+    .object({
+      maxCount: count(DEFAULT_SAVED.maxCount),
+      maxBytes: count(DEFAULT_SAVED.maxBytes),
+      maxAgeMs: z.coerce.number().int().min(0).default(DEFAULT_SAVED.maxAgeMs),
+    })
+    .default({ ...DEFAULT_SAVED }),
   /** CRI endpoints to watch. Empty: run the embedded simulated nodes. */
   nodes: z.array(NodeEndpointSchema).default([]),
   sim: z
@@ -143,6 +200,12 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['PODSCOPE_CRI_TIMEOUT_MS', ['periods', 'criTimeoutMs']],
     ['PODSCOPE_RETENTION_MAX_AGE_MS', ['retention', 'maxAgeMs']],
     ['PODSCOPE_RETENTION_MAX_BYTES', ['retention', 'maxBytes']],
+    ['PODSCOPE_TRPC_MAX_BATCH', ['limits', 'trpcMaxBatch']],
+    ['PODSCOPE_RANGE_MAX_BYTES', ['limits', 'rangeMaxBytes']],
+    ['PODSCOPE_IMPORT_CONCURRENCY', ['limits', 'importConcurrency']],
+    ['PODSCOPE_SAVED_MAX_COUNT', ['saved', 'maxCount']],
+    ['PODSCOPE_SAVED_MAX_BYTES', ['saved', 'maxBytes']],
+    ['PODSCOPE_SAVED_MAX_AGE_MS', ['saved', 'maxAgeMs']],
     ['PODSCOPE_KUBECONFIG', ['kubeconfig']],
     ['PODSCOPE_NODE_IP', ['nodeIP']],
     ['PODSCOPE_REPLAY_FILE', ['replayFile']],
@@ -159,11 +222,32 @@ function fromEnv(env: Env): Record<string, unknown> {
       .map((s, i) => parseNodeSpec(s, i));
   if (env.PODSCOPE_ALLOW_ENDPOINTS)
     out.allowEndpoints = env.PODSCOPE_ALLOW_ENDPOINTS.split(',').filter(Boolean);
-  const token =
-    env.PODSCOPE_TOKEN ??
-    (env.PODSCOPE_TOKEN_FILE ? readFileSync(env.PODSCOPE_TOKEN_FILE, 'utf8').trim() : undefined);
-  if (token) out.token = token;
+  if (env.PODSCOPE_ALLOWED_HOSTS)
+    out.allowedHosts = env.PODSCOPE_ALLOWED_HOSTS.split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
+  if (env.PODSCOPE_TOKEN) out.token = env.PODSCOPE_TOKEN;
+  else if (env.PODSCOPE_TOKEN_FILE) out.token = readTokenFile(env.PODSCOPE_TOKEN_FILE);
   return out;
+}
+
+/**
+ * Variables that must not be set to the empty string: an empty bind address or token would
+ * otherwise mean one thing to validation (unset) and another to whoever reads it next.
+ */
+const NO_EMPTY = ['PODSCOPE_HOST', 'PODSCOPE_PORT', 'PODSCOPE_TOKEN', 'PODSCOPE_TOKEN_FILE'];
+
+function readTokenFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = err instanceof Error && 'code' in err ? String(err.code) : 'unreadable';
+    throw new ConfigError(`the token file ${path} cannot be read (${code})`);
+  }
+  const token = text.trim();
+  if (!token) throw new ConfigError(`the token file ${path} is empty`);
+  return token;
 }
 
 function deepMerge(
@@ -187,8 +271,13 @@ function deepMerge(
 }
 
 export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/\.$/, '');
   return (
-    host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)
+    h === 'localhost' ||
+    h.endsWith('.localhost') ||
+    h === '::1' ||
+    h === '[::1]' ||
+    /^127\.\d+\.\d+\.\d+$/.test(h)
   );
 }
 
@@ -205,7 +294,18 @@ export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}):
       );
     }
   }
+  const empty = NO_EMPTY.filter((name) => env[name] !== undefined && env[name]?.trim() === '');
+  if (empty.length > 0) {
+    throw new ConfigError(
+      `invalid configuration:\n${empty.map((n) => `  ${n}: set but empty; unset it for the default or give a value`).join('\n')}`,
+    );
+  }
   const merged = deepMerge(deepMerge(file, fromEnv(env)), overrides);
+  // One token, wherever it came from: PODSCOPE_TOKEN, else PODSCOPE_TOKEN_FILE, else the
+  // configuration file's "token", else its "tokenFile". Everything that checks a request reads
+  // this one value (getConfig).
+  if (merged.token === undefined && typeof merged.tokenFile === 'string' && merged.tokenFile)
+    merged.token = readTokenFile(resolve(merged.tokenFile));
   const parsed = ConfigSchema.safeParse(merged);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
@@ -214,7 +314,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}):
   const config = parsed.data;
   if (!isLoopback(config.host) && !config.token) {
     throw new ConfigError(
-      `binding to ${config.host} exposes Podscope beyond this machine: set PODSCOPE_TOKEN (or PODSCOPE_TOKEN_FILE) to a secret of 16+ characters`,
+      `binding to ${config.host} exposes Podscope beyond this machine: set PODSCOPE_TOKEN (or PODSCOPE_TOKEN_FILE, or "token" in PODSCOPE_CONFIG) to a secret of 16+ characters`,
     );
   }
   const names = new Set<string>();
@@ -224,4 +324,18 @@ export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}):
     names.add(n.name);
   }
   return config;
+}
+
+const CONFIG_KEY = Symbol.for('podscope.config');
+type ConfigSlot = { [CONFIG_KEY]?: Config };
+
+/**
+ * The process's configuration, parsed once from process.env (and PODSCOPE_CONFIG) on first use
+ * and shared by everything in the process — the request proxy, routes, the runtime — even where
+ * Next.js bundles this module more than once. Throws ConfigError when the configuration is invalid.
+ */
+export function getConfig(): Config {
+  const g = globalThis as ConfigSlot;
+  g[CONFIG_KEY] ??= loadConfig(process.env);
+  return g[CONFIG_KEY];
 }

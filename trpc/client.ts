@@ -5,6 +5,7 @@
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { transformer } from '@/lib/timeline/codec';
+import { CLIENT_MAX_BATCH } from '@/lib/transport';
 import type { AppRouter } from '@/server/trpc/root';
 
 export type { AppRouter };
@@ -19,7 +20,7 @@ export function createClient(baseUrl = '') {
       splitLink({
         condition: (op) => op.type === 'subscription',
         true: httpSubscriptionLink({ url, transformer }),
-        false: httpBatchLink({ url, transformer }),
+        false: httpBatchLink({ url, transformer, maxItems: CLIENT_MAX_BATCH }),
       }),
     ],
   });

@@ -66,18 +66,19 @@ export function createLiveSource(client: PodscopeClient): ClusterSource {
       return () => sub?.unsubscribe();
     },
     async range({ from, to }) {
+      // Page by the server's cursor: each answer stays within its byte budget.
       const out: TimelineEvent[] = [];
-      let afterSeq: number | undefined;
+      let cursor: string | undefined;
       for (;;) {
         const page = await client.timeline.range.query({
           from,
           to,
           limit: PAGE,
-          ...(afterSeq !== undefined ? { afterSeq } : {}),
+          ...(cursor !== undefined ? { cursor } : {}),
         });
-        out.push(...page);
-        if (page.length < PAGE) return out;
-        afterSeq = page[page.length - 1]?.seq;
+        out.push(...page.events);
+        if (page.nextCursor === null) return out;
+        cursor = page.nextCursor;
       }
     },
     stateAt: (t) => client.timeline.stateAt.query({ t }),

@@ -22,6 +22,8 @@ export async function startConsoleServer(options: {
   /** Headers for the readiness probe (/api/healthz). */
   headers?: Record<string, string>;
   timeoutMs?: number;
+  /** The built app to serve (default: E2E_APP_DIR, else this checkout). */
+  cwd?: string;
 }): Promise<ConsoleServer> {
   const base = `http://127.0.0.1:${options.port}`;
   let output = '';
@@ -29,6 +31,7 @@ export async function startConsoleServer(options: {
     process.execPath,
     ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(options.port)],
     {
+      cwd: options.cwd ?? process.env.E2E_APP_DIR ?? process.cwd(),
       env: {
         ...process.env,
         NODE_ENV: 'production',

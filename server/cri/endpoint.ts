@@ -44,3 +44,15 @@ function unix(path: string): ParsedEndpoint {
   if (path.includes('\0')) throw new EndpointError(`CRI endpoint "${path}": NUL in socket path`);
   return { endpoint: `unix://${path}`, target: `unix://${path}`, kind: 'unix', address: path };
 }
+
+/** True when two endpoint strings name the same socket (`/x.sock` and `unix:///x.sock`). */
+export function sameEndpoint(a: string, b: string): boolean {
+  const norm = (e: string) => {
+    try {
+      return parseEndpoint(e).endpoint;
+    } catch {
+      return e.trim();
+    }
+  };
+  return a === b || norm(a) === norm(b);
+}

@@ -25,6 +25,8 @@ export interface RangeQuery {
   afterSeq?: number;
   limit?: number;
   nodes?: string[];
+  /** Stop before the encoded events pass this many bytes (the first is always returned). */
+  maxBytes?: number;
 }
 
 export interface Health {

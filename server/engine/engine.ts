@@ -16,6 +16,7 @@
  */
 import type { BackoffState, FeatureGates } from '@/lib/kubelet';
 import type { TimelineEvent, UnsequencedEvent } from '@/lib/timeline/events';
+import { sameEndpoint } from '@/server/cri/endpoint';
 import { own, type ClusterState, type NodeView } from '@/lib/timeline/state';
 import type { EngineApi, Health, NodeSummary, RangeQuery } from './api';
 import { EventBus, type Subscription } from './bus';
@@ -67,6 +68,8 @@ export class Engine implements EngineApi {
   private readonly bus = new EventBus();
   private readonly clock: Clock;
   private readonly nodesByName = new Map<string, WatchedNode>();
+  /** Every endpoint ever watched (configured or connected), and whether it was a lab. */
+  private readonly known = new Map<string, boolean>();
   private readonly recorder: Recorder;
   private readonly unsubscribers: (() => void)[] = [];
   private housekeeping: ReturnType<typeof setInterval> | undefined;
@@ -171,15 +174,27 @@ export class Engine implements EngineApi {
     });
   }
 
+  /**
+   * Configured or allow-listed. Configured endpoints stay allowed after a disconnect, so a node
+   * that was disconnected can be connected again (issue 17).
+   */
   endpointAllowed(endpoint: string): boolean {
-    return (
-      (this.options.allowEndpoints ?? []).includes(endpoint) ||
-      [...this.nodesByName.values()].some((n) => n.endpoint === endpoint)
-    );
+    return (this.options.allowEndpoints ?? []).includes(endpoint) || this.known.has(endpoint);
+  }
+
+  /** The node already watching this endpoint's socket, if any. */
+  watcherOf(endpoint: string): string | undefined {
+    for (const [name, n] of this.nodesByName) if (sameEndpoint(n.endpoint, endpoint)) return name;
+    return undefined;
   }
 
   async connect(node: { name: string; endpoint: string; lab?: boolean }): Promise<NodeSummary> {
-    this.addNode(node.name, node.endpoint, node.lab ?? false);
+    // One node per endpoint: a second name would double the runtime's load and the timeline.
+    const holder = this.watcherOf(node.endpoint);
+    if (holder !== undefined)
+      throw new Error(`endpoint ${node.endpoint} is already watched as ${holder}`);
+    // A configured endpoint comes back as configured (lab or not); others are read-only.
+    this.addNode(node.name, node.endpoint, node.lab ?? this.known.get(node.endpoint) ?? false);
     await Promise.resolve();
     const summary = this.nodes().find((n) => n.name === node.name);
     if (!summary) throw new Error(`node ${node.name} vanished while connecting`);
@@ -231,6 +246,7 @@ export class Engine implements EngineApi {
   /** Adds a node and starts watching it. Returns the watcher (tests drive relist() directly). */
   addNode(name: string, endpoint: string, lab = false, autostart = true): NodeWatcher {
     if (this.nodesByName.has(name)) throw new Error(`node ${name} is already watched`);
+    if (!this.known.has(endpoint)) this.known.set(endpoint, lab);
     const initial = own(this.recorder.working.nodes, name);
     const engine = createNodeEngine({
       name,

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { scaledBackoff } from '@/lib/kubelet';
-import { loadConfig, type Config } from '@/server/config';
+import { getConfig, type Config } from '@/server/config';
 import { CriClient } from '@/server/cri/client';
 import type { HintProvider } from '@/server/engine/hints';
 import { criRuntime } from '@/server/engine/cri-runtime';
@@ -41,7 +41,7 @@ type Slot = { [KEY]?: Promise<PodscopeRuntime> };
 /** The process's runtime, started on first use. */
 export function getRuntime(): Promise<PodscopeRuntime> {
   const g = globalThis as Slot;
-  g[KEY] ??= startRuntime(loadConfig()).catch((err: unknown) => {
+  g[KEY] ??= startRuntime(getConfig()).catch((err: unknown) => {
     delete g[KEY];
     throw err;
   });
@@ -54,6 +54,7 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
   const store = openStore({
     path: config.dataDir,
     retention: { maxAgeMs: config.retention.maxAgeMs, maxBytes: config.retention.maxBytes },
+    saved: config.saved,
   });
   const stops: (() => Promise<void> | void)[] = [];
   let unlock: () => void = () => undefined;
@@ -142,6 +143,11 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
     }
 
     const retention = setInterval(() => {
+      try {
+        store.expireSavedTimelines();
+      } catch (err) {
+        log(`saved-timeline retention: ${err instanceof Error ? err.message : String(err)}`);
+      }
       store
         .retention()
         .catch((err: unknown) =>
@@ -156,7 +162,7 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
       : `${config.nodes.length} CRI endpoint(s)`;
     log(`watching ${where}; timeline at ${store.path} (seq ${store.latestSeq()})`);
 
-    const timelines = new TimelinesService(store);
+    const timelines = new TimelinesService(store, { quota: config.saved });
     const learn = new LearnService({ dir: join(config.dataDir, 'learn'), log });
     let stopping: Promise<void> | undefined;
     const runtime: PodscopeRuntime = {

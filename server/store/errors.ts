@@ -31,19 +31,44 @@ export type StoreErrorCode =
   | 'CLOSED'
   /** Another live process is already recording this timeline (server/store/lock.ts). */
   | 'LOCKED'
+  /** A saved-timeline quota (count or bytes) would be exceeded; nothing was stored. */
+  | 'QUOTA'
   /** Any other SQLite error. */
   | 'SQLITE';
+
+/**
+ * Marks a PodscopeStoreError whichever copy of this module made it: Next.js can bundle the module
+ * twice (a route and the runtime), and then `instanceof` is false across the copies.
+ */
+const BRAND = Symbol.for('podscope.PodscopeStoreError');
 
 export class PodscopeStoreError extends Error {
   override name = 'PodscopeStoreError';
   readonly code: StoreErrorCode;
   readonly path: string;
+  readonly [BRAND] = true;
 
   constructor(path: string, code: StoreErrorCode, detail: string, cause?: unknown) {
     super(`${path}: ${detail}`, cause === undefined ? undefined : { cause });
     this.code = code;
     this.path = path;
   }
+
+  /** The message without the database path: what a client may be told. */
+  get publicMessage(): string {
+    return this.message.startsWith(`${this.path}: `)
+      ? this.message.slice(this.path.length + 2)
+      : this.message;
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isPodscopeStoreError(value);
+  }
+}
+
+/** True for a PodscopeStoreError from any copy of this module (see BRAND). */
+export function isPodscopeStoreError(err: unknown): err is PodscopeStoreError {
+  return typeof err === 'object' && err !== null && (err as { [BRAND]?: unknown })[BRAND] === true;
 }
 
 /** The SQLite result code better-sqlite3 puts on its errors (`SQLITE_FULL`, `SQLITE_IOERR_WRITE` …). */

@@ -108,6 +108,11 @@ export interface RangeQuery {
   limit?: number;
   nodes?: readonly string[];
   kinds?: readonly TimelineEvent['kind'][];
+  /**
+   * Stop before the encoded events pass this many bytes (the first event is always returned):
+   * what one answer may cost, whatever `limit` says.
+   */
+  maxBytes?: number;
 }
 
 export const DEFAULT_RANGE_LIMIT = 10_000;
@@ -213,14 +218,24 @@ export class EventTable {
       hi = Math.min(hi, last);
     }
     if (limit === 0 || hi <= lo || Number.isNaN(requested)) return [];
-    const bodies = this.select.all({
+    const params = {
       lo,
       hi,
       nodes: q.nodes ? JSON.stringify(q.nodes) : null,
       kinds: q.kinds ? JSON.stringify(q.kinds) : null,
       limit,
-    });
-    return bodies.map((b) => fastDecode<TimelineEvent>(b));
+    };
+    const budget = q.maxBytes;
+    if (budget === undefined)
+      return this.select.all(params).map((b) => fastDecode<TimelineEvent>(b));
+    const out: TimelineEvent[] = [];
+    let bytes = 0;
+    for (const body of this.select.iterate(params)) {
+      bytes += body.length;
+      if (out.length > 0 && bytes > budget) break;
+      out.push(fastDecode<TimelineEvent>(body));
+    }
+    return out;
   }
 
   /** Encoded bodies with seq in (afterSeq, toSeq], ascending; lazily, for folding. */

@@ -27,11 +27,12 @@
  */
 export { openStore, TimelineStore, systemClock, ADAPTIVE_CHECKPOINTS } from './store';
 export type { Clock, StoreOptions, TimelineBounds, StoreStats } from './store';
-export { PodscopeStoreError } from './errors';
+export { PodscopeStoreError, isPodscopeStoreError } from './errors';
 export type { StoreErrorCode } from './errors';
 export { DEFAULT_MAX_EVENT_BYTES, DEFAULT_RANGE_LIMIT } from './events';
 export type { RangeQuery } from './events';
 export type { CheckpointInfo } from './checkpoints';
+export type { SavedQuota } from './quota';
 export type { RetentionPolicy, RetentionReport } from './retention';
 export { LIMITS as SAVED_TIMELINE_LIMITS } from './timelines';
 export type {

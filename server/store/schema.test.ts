@@ -17,6 +17,10 @@ import { openStore } from './store';
 import { SyntheticWorkload } from './testing/synthetic';
 import { tempDir } from './testing/testkit';
 
+/** This build's schema version, and the one a test migration adds. */
+const LATEST = MIGRATIONS.length;
+const NEXT = LATEST + 1;
+
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
   tmp = tempDir();
@@ -43,7 +47,9 @@ describe('opening', () => {
     expect(db.pragma('application_id', { simple: true })).toBe(PODSCOPE_APPLICATION_ID);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('auto_vacuum', { simple: true })).toBe(2);
-    expect(db.prepare('SELECT version FROM schema_version').pluck().all()).toEqual([1, 2]);
+    expect(db.prepare('SELECT version FROM schema_version').pluck().all()).toEqual(
+      Array.from({ length: LATEST }, (_, i) => i + 1),
+    );
     db.close();
   });
 
@@ -81,7 +87,7 @@ describe('opening', () => {
     expect(again.latestSeq()).toBe(seq);
     again.close();
     const db = new Database(join(tmp.dir, 'timeline.db'), { readonly: true });
-    expect(db.prepare('SELECT count(*) FROM schema_version').pluck().get()).toBe(2);
+    expect(db.prepare('SELECT count(*) FROM schema_version').pluck().get()).toBe(LATEST);
     db.close();
   });
 });
@@ -134,7 +140,7 @@ describe('refusing files that are not a usable Podscope timeline', () => {
     const err = storeError(() => openStore({ path: tmp.dir }));
     expect(err.code).toBe('NEWER_SCHEMA');
     expect(err.message).toContain(
-      'written by a newer Podscope (timeline schema v9; this build reads up to v2)',
+      `written by a newer Podscope (timeline schema v9; this build reads up to v${LATEST})`,
     );
   });
 
@@ -167,7 +173,7 @@ describe('refusing files that are not a usable Podscope timeline', () => {
 
 describe('forward migrations', () => {
   const v3: Migration = {
-    version: 3,
+    version: NEXT,
     description: 'add a note column to checkpoints',
     up: (db) => db.exec("ALTER TABLE checkpoints ADD COLUMN note TEXT NOT NULL DEFAULT ''"),
   };
@@ -177,7 +183,7 @@ describe('forward migrations', () => {
     openConnection(file).close();
     const db = openConnection(file, { migrations: [...MIGRATIONS, v3] });
     expect(db.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(
-      [1, 2, 3],
+      Array.from({ length: NEXT }, (_, i) => i + 1),
     );
     const columns = db.prepare("SELECT name FROM pragma_table_info('checkpoints')").pluck().all();
     expect(columns).toContain('note');
@@ -190,7 +196,7 @@ describe('forward migrations', () => {
     const file = join(tmp.dir, 'timeline.db');
     openConnection(file).close();
     const broken: Migration = {
-      version: 3,
+      version: NEXT,
       description: 'broken',
       up: (db) => {
         db.exec('CREATE TABLE half_done (x)');
@@ -198,9 +204,9 @@ describe('forward migrations', () => {
       },
     };
     const err = storeError(() => openConnection(file, { migrations: [...MIGRATIONS, broken] }));
-    expect(err.message).toContain('migrating the timeline schema to v3 (broken) failed');
+    expect(err.message).toContain(`migrating the timeline schema to v${NEXT} (broken) failed`);
     const db = new Database(file, { readonly: true });
-    expect(db.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(2);
+    expect(db.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(LATEST);
     expect(
       db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'half_done'").pluck().get(),
     ).toBe(0);

@@ -107,6 +107,14 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'annotations keep their author (timeline files carry one)',
     up: (db) => db.exec('ALTER TABLE annotations ADD COLUMN author TEXT'),
   },
+  {
+    version: 3,
+    description: 'saved timelines record their size (quotas)',
+    up: (db) =>
+      db.exec(`ALTER TABLE timelines ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
+        UPDATE timelines SET bytes = length(initial_state) + coalesce(
+          (SELECT sum(octet_length(body)) FROM timeline_events e WHERE e.timeline_id = timelines.id), 0);`),
+  },
 ];
 
 /** What identification found in a file before anything is written to it. */

@@ -40,6 +40,7 @@ import {
   type SavedTimeline,
   type SavedTimelineSummary,
 } from './timelines';
+import type { SavedQuota } from './quota';
 import { fastDecode } from './decode';
 
 /** What one append transaction wrote; applied to the in-memory marks only after COMMIT. */
@@ -99,6 +100,8 @@ export interface StoreOptions {
   clock?: Clock;
   /** Refuse events whose encoded JSON is larger than this many bytes (default 256 KiB). */
   maxEventBytes?: number;
+  /** Quotas on saved timelines, and how long they are kept (see expireSavedTimelines). */
+  saved?: SavedQuota & { maxAgeMs?: number };
   /**
    * Hard cap on the database file: writes that would grow it further fail with DISK_FULL and
    * change nothing. A backstop behind retention's `maxBytes`, which is only applied periodically.
@@ -171,6 +174,8 @@ export class TimelineStore {
   private recent: ClusterState[] = [];
   private retentionRun: Promise<RetentionReport> | undefined;
   private closed = false;
+  /** Saved timelines older than this are deleted by expireSavedTimelines (0: kept until deleted). */
+  private readonly savedMaxAgeMs: number;
 
   /** Use openStore(). */
   constructor(db: Db, path: string, options: StoreOptions = {}) {
@@ -190,7 +195,9 @@ export class TimelineStore {
       now: () => this.clock.now(),
       stateAt: (t) => this.stateAt(t),
       seqAtOrBefore: (t) => this.events.seqAtOrBefore(t),
+      ...(options.saved ? { quota: options.saved } : {}),
     });
+    this.savedMaxAgeMs = options.saved?.maxAgeMs ?? 0;
     const marks = this.meta.read();
     // Rows beyond the mark cannot exist (both are written in one transaction), but trust the rows.
     const stored = this.events.maxStoredSeq();
@@ -496,6 +503,13 @@ export class TimelineStore {
   /** Returns false when there was no such timeline. */
   deleteTimeline(id: string): boolean {
     return this.guard(`deleting saved timeline ${id}`, () => this.saved.delete(id));
+  }
+
+  /** Retention for saved timelines: deletes those older than `saved.maxAgeMs`; returns how many. */
+  expireSavedTimelines(): number {
+    if (!(this.savedMaxAgeMs > 0)) return 0;
+    const before = this.clock.now() - this.savedMaxAgeMs;
+    return this.guard('expiring saved timelines', () => this.saved.expire(before));
   }
 
   addAnnotation(timelineId: string, annotation: AnnotationInput): Annotation {

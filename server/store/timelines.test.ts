@@ -224,3 +224,76 @@ describe('listTimelines / deleteTimeline', () => {
     expect(a.eventCount).toBeGreaterThan(0);
   });
 });
+
+describe('quotas and retention of saved timelines (issue 17 item 5)', () => {
+  function quotaStore(saved: { maxCount: number; maxBytes: number; maxAgeMs?: number }) {
+    store.close();
+    store = openStore({ path: tmp.dir, clock, checkpointEvery: 400, saved });
+    return store;
+  }
+  const period = (i: number) => ({
+    title: `save ${i}`,
+    from: START + i * STEP,
+    to: START + (i + 200) * STEP,
+  });
+
+  it('refuses a save past the count quota, with a clear error, and stores nothing', () => {
+    const s = quotaStore({ maxCount: 3, maxBytes: 1e12 });
+    for (let i = 0; i < 3; i++) s.saveTimeline(period(i));
+    const err = thrown(() => s.saveTimeline(period(9)));
+    expect(err.code).toBe('QUOTA');
+    expect(err.publicMessage).toBe(
+      'the saved timelines are at their quota of 3 (PODSCOPE_SAVED_MAX_COUNT); delete one to keep another',
+    );
+    expect(s.listTimelines()).toHaveLength(3);
+    // Deleting one makes room again.
+    s.deleteTimeline(s.listTimelines()[0]?.id ?? '');
+    expect(s.saveTimeline(period(9)).title).toBe('save 9');
+  });
+
+  it('refuses a save past the byte quota, saying how much is free', () => {
+    const s = quotaStore({ maxCount: 1000, maxBytes: 1e12 });
+    const first = s.saveTimeline(period(0));
+    const db = new Database(s.path, { readonly: true });
+    const size =
+      db
+        .prepare<[string], number>('SELECT bytes FROM timelines WHERE id = ?')
+        .pluck()
+        .get(first.id) ?? 0;
+    db.close();
+    expect(size).toBeGreaterThan(10_000);
+    const q = quotaStore({ maxCount: 1000, maxBytes: Math.floor(size * 2.5) });
+    q.saveTimeline(period(0));
+    const err = thrown(() => q.saveTimeline(period(0)));
+    expect(err.code).toBe('QUOTA');
+    expect(err.publicMessage).toMatch(/PODSCOPE_SAVED_MAX_BYTES/);
+    expect(err.publicMessage).toMatch(/are free/);
+    expect(q.listTimelines()).toHaveLength(2);
+  });
+
+  it('twenty saves in a row cannot grow the database past the quota', () => {
+    const s = quotaStore({ maxCount: 5, maxBytes: 1e12 });
+    let refused = 0;
+    for (let i = 0; i < 20; i++) {
+      try {
+        s.saveTimeline(period(i));
+      } catch (err) {
+        if (err instanceof PodscopeStoreError && err.code === 'QUOTA') refused++;
+        else throw err;
+      }
+    }
+    expect(refused).toBe(15);
+    expect(s.listTimelines()).toHaveLength(5);
+  });
+
+  it('retention deletes saved timelines older than their maximum age', () => {
+    const s = quotaStore({ maxCount: 100, maxBytes: 1e12, maxAgeMs: 10_000 });
+    const old = s.saveTimeline(period(0));
+    clock.advance(6_000);
+    const young = s.saveTimeline(period(1));
+    clock.advance(6_000);
+    expect(s.expireSavedTimelines()).toBe(1);
+    expect(s.listTimelines().map((t) => t.id)).toEqual([young.id]);
+    expect(thrown(() => s.getTimeline(old.id)).code).toBe('NOT_FOUND');
+  });
+});

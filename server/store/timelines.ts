@@ -9,6 +9,7 @@ import type { ClusterState, TimelineEvent } from '@/lib/timeline';
 import { PodscopeStoreError, sqliteCode } from './errors';
 import { decodeSnapshot, encodeSnapshot } from './snapshot';
 import { fastDecode } from './decode';
+import { recordSizeAndCheckQuota, type SavedQuota } from './quota';
 
 export const LIMITS = {
   titleChars: 200,
@@ -70,6 +71,8 @@ export interface SavedTimelinesDeps {
   now(): number;
   stateAt(t: number): ClusterState;
   seqAtOrBefore(t: number): number | undefined;
+  /** Count and byte quotas (none: unlimited). */
+  quota?: SavedQuota;
 }
 
 interface TimelineRow {
@@ -116,6 +119,7 @@ export class SavedTimelines {
   private readonly annotationRows: Statement<[string], AnnotationRow>;
   private readonly annotationById: Statement<[number], AnnotationRow>;
   private readonly remove: Statement<[string]>;
+  private readonly removeCreatedBefore: Statement<[number]>;
   private readonly countAll: Statement<[], number>;
 
   constructor(
@@ -161,6 +165,7 @@ export class SavedTimelines {
       'SELECT id, timeline_id, t, entity, text, author, created_at FROM annotations WHERE id = ?',
     );
     this.remove = db.prepare<[string]>('DELETE FROM timelines WHERE id = ?');
+    this.removeCreatedBefore = db.prepare<[number]>('DELETE FROM timelines WHERE created_at < ?');
     this.countAll = db.prepare<[], number>('SELECT count(*) FROM timelines').pluck();
   }
 
@@ -212,6 +217,8 @@ export class SavedTimelines {
       this.setEventCount.run(copied, id);
       for (const a of annotations)
         this.insertAnnotation.run(id, a.t, a.entity ?? null, a.text, a.author ?? null, createdAt);
+      // Over a quota this throws, and the transaction stores nothing.
+      recordSizeAndCheckQuota(this.db, this.path, id, this.deps.quota);
     });
     write.immediate();
     const row = this.summary.get(id);
@@ -265,6 +272,11 @@ export class SavedTimelines {
 
   count(): number {
     return this.countAll.get() ?? 0;
+  }
+
+  /** Deletes the saved timelines created before `t` (retention); returns how many. */
+  expire(t: number): number {
+    return this.removeCreatedBefore.run(t).changes;
   }
 
   private checkAnnotation(a: AnnotationInput, from: number, to: number): void {

@@ -4,6 +4,7 @@ import { parseTimelineBytes, serializeTimelineFile } from '@/lib/timeline/file';
 import { openStore, type TimelineStore } from '@/server/store';
 import { SyntheticWorkload } from '@/server/store/testing/synthetic';
 import { ManualClock, tempDir } from '@/server/store/testing/testkit';
+import { ImportGate } from './gate';
 import { contentDisposition, handleExport, handleImport, readLimited } from './http';
 import { TimelinesService } from './service';
 
@@ -119,5 +120,52 @@ describe('POST /api/timelines/import', () => {
     expect(await readLimited(big, 1024)).toBeUndefined();
     const small = new Request('http://127.0.0.1/', { method: 'POST', body: new Uint8Array(100) });
     expect((await readLimited(small, 1024))?.length).toBe(100);
+  });
+
+  it('runs at most the gate’s number of imports at once; one more is refused with 429 at once', async () => {
+    const json = serializeTimelineFile(service.exportFile(id));
+    const gate = new ImportGate(2);
+    // Two uploads whose bodies have not finished arriving hold both slots.
+    const pending: (() => void)[] = [];
+    const slow = () =>
+      new Request('http://127.0.0.1/api/timelines/import', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        duplex: 'half',
+        body: new ReadableStream<Uint8Array>({
+          start(c) {
+            c.enqueue(new TextEncoder().encode(json.slice(0, 10)));
+            pending.push(() => {
+              c.enqueue(new TextEncoder().encode(json.slice(10)));
+              c.close();
+            });
+          },
+        }),
+      } as RequestInit);
+    const a = handleImport(service, slow(), gate);
+    const b = handleImport(service, slow(), gate);
+    expect(gate.active).toBe(2);
+    const third = await handleImport(service, upload(json), gate);
+    expect(third.status).toBe(429);
+    expect(third.headers.get('retry-after')).toBe('1');
+    expect(((await third.json()) as { error: { message: string } }).error.message).toMatch(
+      /PODSCOPE_IMPORT_CONCURRENCY/,
+    );
+    for (const finish of pending) finish();
+    expect((await a).status).toBe(201);
+    expect((await b).status).toBe(201);
+    expect(gate.active).toBe(0);
+    expect((await handleImport(service, upload(json), gate)).status).toBe(201);
+  });
+
+  it('names the one import limit, 50 MiB, when refusing', async () => {
+    const res = await handleImport(
+      service,
+      upload('{}', 'application/json', { 'content-length': String(51 * 1024 * 1024) }),
+    );
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain(
+      '50 MiB (52428800 bytes)',
+    );
   });
 });

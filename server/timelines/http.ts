@@ -4,12 +4,14 @@
  */
 import {
   DEFAULT_LIMITS,
-  TimelineFileError,
+  describeBytes,
   isTimelineFileError,
   readStreamLimited,
   type FileErrorData,
+  type TimelineFileError,
 } from '@/lib/timeline/file';
-import { PodscopeStoreError } from '@/server/store';
+import { isPodscopeStoreError, type PodscopeStoreError } from '@/server/store';
+import { busyMessage, type ImportGate } from './gate';
 import type { TimelinesService } from './service';
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -26,17 +28,21 @@ function json(body: unknown, status: number): Response {
 }
 
 function fileError(err: TimelineFileError | FileErrorData, status = 400): Response {
-  const error = err instanceof TimelineFileError ? err.toData() : err;
+  const error = isTimelineFileError(err) ? err.toData() : err;
   return json({ error }, error.code === 'TOO_LARGE' ? 413 : status);
 }
 
+/** A store error without the database's path; recognised by brand (see server/store/errors.ts). */
 function storeError(err: PodscopeStoreError): Response {
-  const message = err.message.startsWith(`${err.path}: `)
-    ? err.message.slice(err.path.length + 2)
-    : err.message;
   const status =
-    err.code === 'NOT_FOUND' ? 404 : err.code === 'INVALID' || err.code === 'TOO_LARGE' ? 400 : 500;
-  return json({ error: { code: err.code, message } }, status);
+    err.code === 'NOT_FOUND'
+      ? 404
+      : err.code === 'INVALID' || err.code === 'TOO_LARGE'
+        ? 400
+        : err.code === 'QUOTA'
+          ? 507
+          : 500;
+  return json({ error: { code: err.code, message: err.publicMessage } }, status);
 }
 
 /** `attachment; filename=…` with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987). */
@@ -64,7 +70,7 @@ export function handleExport(service: TimelinesService, id: string, url: URL): R
       },
     });
   } catch (err) {
-    if (err instanceof PodscopeStoreError) return storeError(err);
+    if (isPodscopeStoreError(err)) return storeError(err);
     throw err;
   }
 }
@@ -77,7 +83,27 @@ export async function readLimited(req: Request, max: number): Promise<Uint8Array
   return readStreamLimited(req.body.getReader(), max);
 }
 
-export async function handleImport(service: TimelinesService, req: Request): Promise<Response> {
+export async function handleImport(
+  service: TimelinesService,
+  req: Request,
+  gate?: ImportGate,
+): Promise<Response> {
+  const release = gate ? gate.tryEnter() : () => undefined;
+  if (!release) {
+    await req.body?.cancel().catch(() => undefined);
+    return Response.json(
+      { error: { code: 'BUSY', message: busyMessage(gate?.max ?? 0) } },
+      { status: 429, headers: { ...NO_STORE, 'retry-after': '1' } },
+    );
+  }
+  try {
+    return await importWithin(service, req);
+  } finally {
+    release();
+  }
+}
+
+async function importWithin(service: TimelinesService, req: Request): Promise<Response> {
   const type = (req.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (!UPLOAD_TYPES.has(type)) {
     return json(
@@ -95,8 +121,13 @@ export async function handleImport(service: TimelinesService, req: Request): Pro
   if (!body) {
     return fileError({
       code: 'TOO_LARGE',
-      message: `the upload is larger than ${max} bytes`,
-      issues: [{ path: '(root)', message: `more than ${max} bytes; the limit is ${max}` }],
+      message: `the upload is larger than ${describeBytes(max)}, the import limit`,
+      issues: [
+        {
+          path: '(root)',
+          message: `more than ${describeBytes(max)}; the limit is ${describeBytes(max)}`,
+        },
+      ],
       more: 0,
     });
   }
@@ -105,7 +136,7 @@ export async function handleImport(service: TimelinesService, req: Request): Pro
     return json({ id: timeline.id, timeline }, 201);
   } catch (err) {
     if (isTimelineFileError(err)) return fileError(err);
-    if (err instanceof PodscopeStoreError) return storeError(err);
+    if (isPodscopeStoreError(err)) return storeError(err);
     throw err;
   }
 }

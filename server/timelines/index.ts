@@ -8,6 +8,7 @@ export type { ExportedFile, TimelinesOptions, TimelinesStore } from './service';
 export { decodeUpload, decodeTextUpload } from './decode';
 export { PODSCOPE_VERSION } from './version';
 export { handleExport, handleImport, contentDisposition } from './http';
+export { ImportGate, importGate, busyMessage } from './gate';
 export {
   dataDir,
   readTimelineFileFrom,

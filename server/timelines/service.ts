@@ -17,6 +17,7 @@ import type {
   SavedTimelineSummary,
   TimelineStore,
 } from '@/server/store';
+import type { SavedQuota } from '@/server/store/quota';
 import { decodeTextUpload, decodeUpload } from './decode';
 import { PODSCOPE_VERSION } from './version';
 import { writeImportedTimeline } from './writer';
@@ -37,6 +38,8 @@ export interface ExportedFile {
 export interface TimelinesOptions {
   version?: string;
   limits?: Partial<FileLimits>;
+  /** Quotas imports must respect (saves: the store's own). */
+  quota?: SavedQuota;
 }
 
 export class TimelinesService {
@@ -59,6 +62,11 @@ export class TimelinesService {
 
   get(id: string): SavedTimeline {
     return this.store.getTimeline(id);
+  }
+
+  /** True when a saved timeline has this id (the share page answers 404 otherwise). */
+  exists(id: string): boolean {
+    return this.store.listTimelines().some((t) => t.id === id);
   }
 
   annotate(id: string, annotation: AnnotationInput): Annotation {
@@ -112,7 +120,7 @@ export class TimelinesService {
   }
 
   private store_(file: TimelineFile): SavedTimelineSummary {
-    return writeImportedTimeline(this.store.path, file, file.createdAt);
+    return writeImportedTimeline(this.store.path, file, file.createdAt, this.options.quota);
   }
 }
 

@@ -13,6 +13,7 @@ import { encode } from '@/lib/timeline/codec';
 import { timelineTimes, type TimelineFile } from '@/lib/timeline/file';
 import { PodscopeStoreError, type SavedTimelineSummary } from '@/server/store';
 import { wrapError } from '@/server/store/errors';
+import { recordSizeAndCheckQuota, type SavedQuota } from '@/server/store/quota';
 import { encodeSnapshot } from '@/server/store/snapshot';
 import { newTimelineId } from '@/server/store/timelines';
 
@@ -20,6 +21,7 @@ export function writeImportedTimeline(
   dbPath: string,
   file: TimelineFile,
   createdAt: number,
+  quota?: SavedQuota,
 ): SavedTimelineSummary {
   if (dbPath === ':memory:') {
     throw new PodscopeStoreError(
@@ -72,6 +74,8 @@ export function writeImportedTimeline(
       file.events.forEach((e, i) => insertEvent.run(id, e.seq, times[i] ?? e.t, encode(e)));
       for (const a of file.annotations)
         insertAnnotation.run(id, a.t, a.entity ?? null, a.text, a.author ?? null, createdAt);
+      // Over a quota this throws, and the transaction stores nothing.
+      recordSizeAndCheckQuota(db, dbPath, id, quota);
     }).immediate();
     return {
       id,

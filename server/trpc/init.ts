@@ -6,6 +6,11 @@ import { initTRPC } from '@trpc/server';
 import { transformer } from '@/lib/timeline/codec';
 import type { Context } from './context';
 
+/** Absolute file paths (two or more segments) replaced by `<path>`. */
+export function redactPaths(message: string): string {
+  return message.replace(/(^|[\s"'(=:])\/*(\/[^\s"'():/]+){2,}\/?/g, '$1<path>');
+}
+
 const t = initTRPC.context<Context>().create({
   // Dates as RFC 3339 strings, revived by key: no per-value type metadata on the wire.
   transformer,
@@ -14,8 +19,11 @@ const t = initTRPC.context<Context>().create({
     ping: { enabled: true, intervalMs: 10_000 },
     client: { reconnectAfterInactivityMs: 30_000 },
   },
-  errorFormatter({ shape }) {
-    return shape;
+  // An unexpected error's message may name files on the server (a database path, a socket):
+  // answers carry none (issue 17); the server log has the whole message.
+  errorFormatter({ shape, error }) {
+    if (error.code !== 'INTERNAL_SERVER_ERROR') return shape;
+    return { ...shape, message: redactPaths(shape.message) };
   },
 });
 

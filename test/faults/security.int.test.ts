@@ -228,6 +228,34 @@ describe('nodes.connect dials only configured or allow-listed endpoints', () => 
     ).toBe('CONFLICT');
   });
 
+  it('a configured node that was disconnected can be connected again (issue 17)', async () => {
+    const { caller, engine, dialled } = setup();
+    engine.addNode('node-a', 'unix:///run/configured.sock', false, false);
+    await caller.nodes.disconnect({ name: 'node-a' });
+    expect(engine.nodes()).toEqual([]);
+    const back = await caller.nodes.connect({
+      name: 'node-a',
+      endpoint: 'unix:///run/configured.sock',
+    });
+    expect(back).toMatchObject({ name: 'node-a', endpoint: 'unix:///run/configured.sock' });
+    expect(dialled).toEqual(['unix:///run/configured.sock', 'unix:///run/configured.sock']);
+  });
+
+  it('an endpoint is watched under one name only: no second name, however it is written (issue 17)', async () => {
+    const { caller, engine, dialled } = setup(['unix:///run/allowed.sock', '/run/allowed.sock']);
+    await caller.nodes.connect({ name: 'first', endpoint: 'unix:///run/allowed.sock' });
+    for (const [name, endpoint] of [
+      ['second', 'unix:///run/allowed.sock'],
+      ['third', '/run/allowed.sock'],
+    ] as const) {
+      const err = await refusal(caller.nodes.connect({ name, endpoint }));
+      expect(err.code).toBe('CONFLICT');
+      expect(err.message).toBe(`endpoint ${endpoint} is already watched as first`);
+    }
+    expect(engine.nodes().map((n) => n.name)).toEqual(['first']);
+    expect(dialled).toEqual(['unix:///run/allowed.sock']);
+  });
+
   it('refuses malformed names and oversized endpoints as bad input', async () => {
     const { caller, dialled } = setup(['unix:///run/allowed.sock']);
     for (const input of [

@@ -4,7 +4,8 @@
  * — never another exception, never served past a limit.
  *
  *   cluster.watch lastEventId     digits only, at most 15 (also as the SSE Last-Event-ID header)
- *   timeline.range                limit 1–50,000 (default 10,000); from/to 0–8.64e15, from ≤ to;
+ *   timeline.range                limit 1–50,000 (default 10,000), and PODSCOPE_RANGE_MAX_BYTES per
+ *                                 page; from/to 0–8.64e15, from ≤ to;
  *                                 afterSeq ≥ 0; nodes ≤ 1,000 names of 1–253 characters
  *   timeline.stateAt              t 0–8.64e15
  *   nodes.connect                 test/faults/security.int.test.ts
@@ -151,7 +152,7 @@ describe('timeline queries', () => {
             expect(r).toEqual({ ok: false, code: 'BAD_REQUEST' });
           } else {
             expect(r.ok).toBe(true);
-            if (r.ok) expect(r.value.length).toBeLessThanOrEqual(q.limit ?? 10_000);
+            if (r.ok) expect(r.value.events.length).toBeLessThanOrEqual(q.limit ?? 10_000);
           }
         },
       ),

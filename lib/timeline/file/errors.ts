@@ -37,8 +37,17 @@ export interface FileErrorData {
   more: number;
 }
 
+/** Marks a TimelineFileError whichever copy of this module made it (bundles may hold two). */
+const BRAND = Symbol.for('podscope.TimelineFileError');
+
 export class TimelineFileError extends Error {
   override name = 'TimelineFileError';
+  readonly [BRAND] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isTimelineFileError(value);
+  }
+
   readonly code: FileErrorCode;
   readonly issues: readonly FileIssue[];
   readonly more: number;
@@ -56,7 +65,7 @@ export class TimelineFileError extends Error {
 }
 
 export function isTimelineFileError(err: unknown): err is TimelineFileError {
-  return err instanceof TimelineFileError;
+  return typeof err === 'object' && err !== null && (err as { [BRAND]?: unknown })[BRAND] === true;
 }
 
 const HEADLINE: Record<FileErrorCode, string> = {

@@ -65,3 +65,17 @@ export const DEFAULT_LIMITS: Readonly<FileLimits> = {
 export function withLimits(over: Partial<FileLimits> | undefined): FileLimits {
   return { ...DEFAULT_LIMITS, ...over };
 }
+
+const MIB = 1024 * 1024;
+
+/** "50 MiB (52428800 bytes)": how an error names a byte limit. */
+export function describeBytes(bytes: number): string {
+  return bytes % MIB === 0 ? `${bytes / MIB} MiB (${bytes} bytes)` : `${bytes} bytes`;
+}
+
+/**
+ * The largest request body any route accepts: a timeline file of `maxBytes` sent to the
+ * `timelines.import` procedure as base64 text (4/3 of its size) inside a small JSON envelope.
+ * The request proxy must let bodies this large through whole (next.config.ts).
+ */
+export const MAX_REQUEST_BYTES = Math.ceil((DEFAULT_LIMITS.maxBytes * 4) / 3) + 64 * 1024;

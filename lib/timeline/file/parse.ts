@@ -11,8 +11,9 @@ import type { TimelineEvent } from '../events';
 import { checkBounds } from './bounds';
 import { checkConsistency } from './consistency';
 import { IssueList, TimelineFileError, type FileErrorData } from './errors';
-import { DEFAULT_LIMITS, withLimits, type FileLimits } from './limits';
+import { DEFAULT_LIMITS, describeBytes, withLimits, type FileLimits } from './limits';
 import { buildSchema, type TimelineFileSchema } from './schema';
+import { scanJsonLimits } from './scan';
 import { decodeUtf8, parseJson } from './text';
 import { TIMELINE_FORMAT, TIMELINE_VERSION, type TimelineFile } from './types';
 
@@ -47,20 +48,26 @@ export function parseTimelineBytes(bytes: Uint8Array, options: ParseOptions = {}
     ]);
   }
   if (bytes.length > limits.maxBytes)
-    throw tooLarge(`${bytes.length} bytes; the limit is ${limits.maxBytes}`);
-  return parseDocument(parseJson(decodeUtf8(bytes)), limits);
+    throw tooLarge(`${bytes.length} bytes; the limit is ${describeBytes(limits.maxBytes)}`);
+  const text = decodeUtf8(bytes);
+  scanJsonLimits(text, limits);
+  return parseDocument(parseJson(text), limits);
 }
 
 export function parseTimelineText(text: string, options: ParseOptions = {}): TimelineFile {
   const limits = withLimits(options.limits);
   // A UTF-8 encoding takes 1 to 3 bytes per UTF-16 unit: count exactly only when it matters.
   if (text.length > limits.maxBytes)
-    throw tooLarge(`more than ${limits.maxBytes} bytes; the limit is ${limits.maxBytes}`);
+    throw tooLarge(
+      `more than ${limits.maxBytes} bytes; the limit is ${describeBytes(limits.maxBytes)}`,
+    );
   if (text.length * 3 > limits.maxBytes) {
     const bytes = new TextEncoder().encode(text).length;
-    if (bytes > limits.maxBytes) throw tooLarge(`${bytes} bytes; the limit is ${limits.maxBytes}`);
+    if (bytes > limits.maxBytes)
+      throw tooLarge(`${bytes} bytes; the limit is ${describeBytes(limits.maxBytes)}`);
   }
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  scanJsonLimits(body, limits);
   return parseDocument(parseJson(body), limits);
 }
 

@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
+import { sameEndpoint } from '@/server/cri/endpoint';
 import { publicProcedure, router } from '../init';
 
 const nodeName = z
@@ -26,6 +27,14 @@ export const nodesRouter = router({
         throw new TRPCError({
           code: 'CONFLICT',
           message: `node ${input.name} is already connected`,
+        });
+      }
+      // One node per endpoint (so at most as many nodes as configured and allow-listed endpoints).
+      const holder = ctx.engine.nodes().find((n) => sameEndpoint(n.endpoint, input.endpoint));
+      if (holder) {
+        throw new TRPCError({
+          code: 'CONFLICT',
+          message: `endpoint ${input.endpoint} is already watched as ${holder.name}`,
         });
       }
       return ctx.engine.connect(input);

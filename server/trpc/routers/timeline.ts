@@ -1,9 +1,26 @@
+import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
+import type { TimelineEvent } from '@/lib/timeline/events';
+import { getConfig } from '@/server/config';
 import { publicProcedure, router } from '../init';
 
 const time = z.number().finite().min(0).max(8.64e15);
 
+/** A page of timeline.range: the events, and where the next page starts (null: none). */
+export interface RangePage {
+  events: TimelineEvent[];
+  /** Pass back as `cursor` for the next page; null when this page reached the end. */
+  nextCursor: string | null;
+}
+
+/** Cursors are the last seq a page returned, as text: opaque to clients. */
+const cursor = z.string().regex(/^\d{1,15}$/, 'a cursor is what nextCursor gave back');
+
 export const timelineRouter = router({
+  /**
+   * Recorded events in [from, to], ascending, a page at a time: at most `limit` events and at
+   * most PODSCOPE_RANGE_MAX_BYTES of them, then `nextCursor` to go on from.
+   */
   range: publicProcedure
     .input(
       z
@@ -11,6 +28,7 @@ export const timelineRouter = router({
           from: time.optional(),
           to: time.optional(),
           afterSeq: z.number().int().min(0).optional(),
+          cursor: cursor.optional(),
           limit: z.number().int().min(1).max(50_000).default(10_000),
           nodes: z.array(z.string().min(1).max(253)).max(1000).optional(),
         })
@@ -18,7 +36,21 @@ export const timelineRouter = router({
           message: '`from` must not be after `to`',
         }),
     )
-    .query(({ ctx, input }) => ctx.engine.range(input)),
+    .query(({ ctx, input }): RangePage => {
+      const { cursor: at, ...q } = input;
+      const afterSeq = Math.max(q.afterSeq ?? 0, at === undefined ? 0 : Number(at));
+      if (!Number.isSafeInteger(afterSeq))
+        throw new TRPCError({ code: 'BAD_REQUEST', message: 'cursor out of range' });
+      const maxBytes = getConfig().limits.rangeMaxBytes;
+      const events = ctx.engine.range({ ...q, afterSeq, maxBytes });
+      const last = events[events.length - 1];
+      // Fewer than asked may still mean more (the byte budget): one indexed look-up says.
+      const more =
+        last !== undefined &&
+        (events.length === q.limit ||
+          ctx.engine.range({ ...q, afterSeq: last.seq, limit: 1 }).length > 0);
+      return { events, nextCursor: more && last ? String(last.seq) : null };
+    }),
   stateAt: publicProcedure
     .input(z.object({ t: time }))
     .query(({ ctx, input }) => ctx.engine.stateAt(input.t)),

@@ -7,7 +7,7 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, isTimelineFileError, type FileErrorData } from '@/lib/timeline/file';
-import { PodscopeStoreError, type SavedTimelineSummary } from '@/server/store';
+import { isPodscopeStoreError, type SavedTimelineSummary } from '@/server/store';
 import { publicProcedure, router } from '../init';
 
 const time = z.number().finite().min(0).max(8.64e15);
@@ -70,19 +70,21 @@ const MAX_IMPORT_CHARS = Math.ceil((DEFAULT_LIMITS.maxBytes * 4) / 3) + 1024;
 export type ImportResult =
   { ok: true; id: string; timeline: SavedTimelineSummary } | { ok: false; error: FileErrorData };
 
-/** Store errors in the API's terms, without the server's file path. */
+/**
+ * Store errors in the API's terms, without the server's file path. Recognised by their brand,
+ * not `instanceof`: the store's module can exist twice in a Next.js build.
+ */
 function toTrpcError(err: unknown): unknown {
-  if (!(err instanceof PodscopeStoreError)) return err;
-  const message = err.message.startsWith(`${err.path}: `)
-    ? err.message.slice(err.path.length + 2)
-    : err.message;
+  if (!isPodscopeStoreError(err)) return err;
   const code =
     err.code === 'NOT_FOUND'
       ? 'NOT_FOUND'
       : err.code === 'INVALID' || err.code === 'TOO_LARGE' || err.code === 'NOT_RETAINED'
         ? 'BAD_REQUEST'
-        : 'INTERNAL_SERVER_ERROR';
-  return new TRPCError({ code, message, cause: err });
+        : err.code === 'QUOTA'
+          ? 'PRECONDITION_FAILED'
+          : 'INTERNAL_SERVER_ERROR';
+  return new TRPCError({ code, message: err.publicMessage, cause: err });
 }
 
 /** Runs a store call, turning its errors into TRPCErrors. */

@@ -2,6 +2,7 @@ import { notFound } from 'next/navigation';
 import { setRequestLocale } from 'next-intl/server';
 import { viewFromSearchParams } from '@/components/data/url-state';
 import { SharedTimelineRoot } from '@/components/incident/SharedTimelineRoot';
+import { getRuntime } from '@/server/runtime';
 
 /**
  * A saved timeline, read-only, at a moment: `/<locale>/t/<id>?at=<time>&sel=<entity>`. The
@@ -17,6 +18,7 @@ export default async function SharedTimelinePage({
 }) {
   const { locale, id } = await params;
   setRequestLocale(locale);
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) notFound();
+  // An unknown id is a 404 page (issue 17), not a page that fails later in the browser.
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id) || !(await getRuntime()).timelines.exists(id)) notFound();
   return <SharedTimelineRoot id={id} view={viewFromSearchParams(await searchParams)} />;
 }

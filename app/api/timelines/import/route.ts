@@ -1,13 +1,16 @@
 import { withRequestLog } from '@/server/log';
 import { getRuntime } from '@/server/runtime';
-import { handleImport } from '@/server/timelines';
+import { handleImport, importGate } from '@/server/timelines';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/** Uploads a timeline file (JSON or gzip, at most 50 MiB): 201 `{id}`, or 400/413 with located issues. */
+/**
+ * Uploads a timeline file (JSON or gzip, at most 50 MiB — DEFAULT_LIMITS.maxBytes): 201 `{id}`,
+ * 400/413 with located issues, 429 while PODSCOPE_IMPORT_CONCURRENCY imports run, 507 over quota.
+ */
 export async function POST(req: Request): Promise<Response> {
   return withRequestLog(req, 'timeline import', async () =>
-    handleImport((await getRuntime()).timelines, req),
+    handleImport((await getRuntime()).timelines, req, importGate()),
   );
 }

@@ -1,0 +1,31 @@
+/**
+ * The address Next.js was told to listen on must be the one the configuration approved:
+ * `next start` without `-H` (or with an empty one) listens on every interface, whatever
+ * PODSCOPE_HOST says and whether or not a token is set. scripts/start.mjs always passes the
+ * approved address; this catches a server started some other way.
+ */
+import type { Config } from '@/server/config';
+
+/** The `-H`/`--hostname` given to `next start`/`next dev`; null when there is none. */
+export function nextHostnameArg(argv: readonly string[]): string | null | undefined {
+  const command = argv.findIndex((a) => a === 'start' || a === 'dev');
+  if (command < 0 || !argv.some((a) => /[/\\]next([/\\]dist[/\\]bin[/\\]next)?$/.test(a)))
+    return undefined; // not the Next CLI (tests, the standalone server): nothing to check
+  for (let i = command + 1; i < argv.length; i++) {
+    const a = argv[i] ?? '';
+    if (a === '-H' || a === '--hostname') return argv[i + 1] ?? '';
+    if (a.startsWith('--hostname=')) return a.slice('--hostname='.length);
+  }
+  return null;
+}
+
+/** Why this process must not serve, or undefined when its bind address is the approved one. */
+export function bindProblem(
+  argv: readonly string[],
+  config: Pick<Config, 'host'>,
+): string | undefined {
+  const given = nextHostnameArg(argv);
+  if (given === undefined || given === config.host) return undefined;
+  const what = given === null || given === '' ? 'every interface (no -H)' : given;
+  return `refusing to serve: Next.js was told to listen on ${what}, but the configuration approved ${config.host} (PODSCOPE_HOST). Start with \`npm start\`, or pass -H ${config.host}.`;
+}
