@@ -4,8 +4,8 @@
  * another loopback port — with PODSCOPE_TOKEN set, and checks:
  * - every route refuses a request without the token with a clear 401: pages, tRPC queries, the
  *   SSE stream, /metrics, /api/healthz;
- * - the token is accepted as `Authorization: Bearer`, as the cookie, and once as `?token=`, which
- *   redirects to the same URL without it and sets the HttpOnly cookie;
+ * - the token is accepted as `Authorization: Bearer`, and once as `?token=`, which redirects to
+ *   the same URL without it and sets an HttpOnly session cookie (a derived id, not the token);
  * - a wrong token of any length is refused the same way;
  * - security headers and a nonce-based Content-Security-Policy on every answer;
  * - the token appears nowhere in the server's output;
@@ -67,6 +67,10 @@ test('every route refuses a request without the token, with a clear 401', async 
 });
 
 test('a wrong token of any length is refused like no token', async () => {
+  // Twenty failures from one address would meet the sign-in rate limit (hardening.spec.ts): each
+  // comes from its own client address here, so every one is checked and refused with 401.
+  let client = 0;
+  const from = () => ({ 'x-forwarded-for': `192.0.2.${++client}` });
   for (const wrong of [
     'x',
     TOKEN.slice(0, -1),
@@ -75,18 +79,26 @@ test('a wrong token of any length is refused like no token', async () => {
     ' '.repeat(TOKEN.length),
   ]) {
     for (const path of ['/api/trpc/cluster.snapshot', '/metrics']) {
-      expect((await get(path, { authorization: `Bearer ${wrong}` })).status).toBe(401);
+      expect((await get(path, { authorization: `Bearer ${wrong}`, ...from() })).status).toBe(401);
       expect(
-        (await get(path, { cookie: `podscope_token=${encodeURIComponent(wrong)}` })).status,
+        (
+          await get(path, {
+            cookie: `podscope_session=${encodeURIComponent(wrong)}`,
+            ...from(),
+          })
+        ).status,
       ).toBe(401);
     }
   }
 });
 
-test('the token opens every route: as a bearer header, as the cookie', async () => {
+test('the token opens every route: as a bearer header, as the session it is traded for', async () => {
+  const signIn = await get(`/en?token=${encodeURIComponent(TOKEN)}`);
+  const session = /^podscope_session=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')?.[1];
+  expect(session).toBeDefined();
   const ways: Record<string, string>[] = [
     { authorization: `Bearer ${TOKEN}` },
-    { cookie: `podscope_token=${TOKEN}` },
+    { cookie: `podscope_session=${session ?? ''}` },
   ];
   for (const auth of ways) {
     for (const path of [
@@ -124,7 +136,8 @@ test('?token= once: redirects to the same URL without it and sets an HttpOnly, S
   expect(new URL(location, BASE).pathname).toBe('/en');
   expect(new URL(location, BASE).searchParams.get('sel')).toBe('x');
   const cookie = res.headers.get('set-cookie') ?? '';
-  expect(cookie).toMatch(/^podscope_token=/);
+  expect(cookie).toMatch(/^podscope_session=/);
+  expect(cookie).not.toContain(TOKEN);
   expect(cookie).toMatch(/HttpOnly/i);
   expect(cookie).toMatch(/SameSite=Strict/i);
 
@@ -132,7 +145,7 @@ test('?token= once: redirects to the same URL without it and sets an HttpOnly, S
   await page.goto(`${BASE}/en?token=${encodeURIComponent(TOKEN)}`);
   await expect(page).toHaveURL(`${BASE}/en`);
   await expect(page.locator('[data-layer="node"]').first()).toBeVisible({ timeout: 60_000 });
-  expect(await page.evaluate(() => document.cookie)).not.toContain('podscope_token'); // HttpOnly
+  expect(await page.evaluate(() => document.cookie)).not.toContain('podscope_session'); // HttpOnly
 });
 
 test('security headers and a nonce-based CSP on pages; headers on API answers', async () => {

@@ -243,3 +243,23 @@ describe('v2: annotation authors', () => {
     store.close();
   });
 });
+
+describe('v3: saved timelines record their size', () => {
+  it('fills in the size of timelines saved before the migration', () => {
+    const file = join(tmp.dir, 'timeline.db');
+    const v2 = openConnection(file, { migrations: MIGRATIONS.filter((m) => m.version <= 2) });
+    v2.prepare(
+      `INSERT INTO timelines (id, title, notes, from_t, to_t, from_seq, to_seq, created_at,
+         initial_codec, initial_state, event_count) VALUES ('old', 't', '', 0, 1, 0, 2, 0, 'json', ?, 2)`,
+    ).run(Buffer.alloc(1000));
+    const insert = v2.prepare(
+      "INSERT INTO timeline_events (timeline_id, seq, t, body) VALUES ('old', ?, 0, ?)",
+    );
+    insert.run(1, 'x'.repeat(300));
+    insert.run(2, '节'.repeat(100)); // 300 bytes of UTF-8
+    v2.close();
+    const db = openConnection(file);
+    expect(db.prepare("SELECT bytes FROM timelines WHERE id = 'old'").pluck().get()).toBe(1600);
+    db.close();
+  });
+});
