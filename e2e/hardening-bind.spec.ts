@@ -129,30 +129,38 @@ async function answering(server: NsServer, headers: Record<string, string> = {})
   throw new Error(`server did not come up:\n${server.output()}`);
 }
 
-test('1. a token given in the PODSCOPE_CONFIG file is checked on every request', async () => {
-  const config = join(dataDir, 'podscope.json');
-  writeFileSync(config, JSON.stringify({ host: '0.0.0.0', token: TOKEN }));
-  const server = startInNamespace(npmStart, { PODSCOPE_CONFIG: config, PODSCOPE_HOST: undefined });
-  try {
-    expect(await answering(server, { authorization: `Bearer ${TOKEN}` }), server.output()).toBe(
-      true,
+for (const where of ['the file', 'the environment'] as const) {
+  test(`1. a token given in the PODSCOPE_CONFIG file is checked on every request (bind address in ${where})`, async () => {
+    const config = join(dataDir, 'podscope.json');
+    writeFileSync(
+      config,
+      JSON.stringify(where === 'the file' ? { host: '0.0.0.0', token: TOKEN } : { token: TOKEN }),
     );
-    // Bound to every interface of the namespace, as configured…
-    expect(listeners(server)).toEqual(['0.0.0.0']);
-    // …and so every request must carry the token.
-    for (const path of ['/api/trpc/nodes.list', '/api/healthz', '/metrics', '/en'])
-      expect(status(server, path), path).toBe('401');
-    expect(
-      status(server, '/api/trpc/nodes.list', { authorization: 'Bearer not-the-token-at-all' }),
-    ).toBe('401');
-    expect(status(server, '/api/trpc/nodes.list', { authorization: `Bearer ${TOKEN}` })).toBe(
-      '200',
-    );
-    expect(server.output()).not.toContain(TOKEN);
-  } finally {
-    await server.stop();
-  }
-});
+    const server = startInNamespace(npmStart, {
+      PODSCOPE_CONFIG: config,
+      PODSCOPE_HOST: where === 'the file' ? undefined : '0.0.0.0',
+    });
+    try {
+      expect(await answering(server, { authorization: `Bearer ${TOKEN}` }), server.output()).toBe(
+        true,
+      );
+      // Bound to every interface of the namespace, as configured…
+      expect(listeners(server)).toEqual(['0.0.0.0']);
+      // …and so every request must carry the token.
+      for (const path of ['/api/trpc/nodes.list', '/api/healthz', '/metrics', '/en'])
+        expect(status(server, path), path).toBe('401');
+      expect(
+        status(server, '/api/trpc/nodes.list', { authorization: 'Bearer not-the-token-at-all' }),
+      ).toBe('401');
+      expect(status(server, '/api/trpc/nodes.list', { authorization: `Bearer ${TOKEN}` })).toBe(
+        '200',
+      );
+      expect(server.output()).not.toContain(TOKEN);
+    } finally {
+      await server.stop();
+    }
+  });
+}
 
 test('2. an empty PODSCOPE_HOST is refused, and nothing listens', async () => {
   const server = startInNamespace(npmStart, { PODSCOPE_HOST: '' });
