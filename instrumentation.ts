@@ -5,7 +5,8 @@ export async function register(): Promise<void> {
   const { bindProblem } = await import('./server/security/bind');
   const problem = bindProblem(process.argv, getConfig());
   if (problem) {
-    console.error(`[podscope] ${problem}`);
+    const { rootLogger } = await import('./server/log');
+    rootLogger().error(problem);
     process.exit(1);
   }
   const { getRuntime } = await import('./server/runtime');

@@ -2,6 +2,7 @@ import createMiddleware from 'next-intl/middleware';
 import { NextResponse, type NextRequest } from 'next/server';
 import { routing } from './i18n/routing';
 import { getConfig, type Config } from './server/config';
+import { rootLogger } from './server/log';
 import { authenticate, SESSION_COOKIE } from './server/security/auth';
 import { contentSecurityPolicy, STATIC_SECURITY_HEADERS } from './server/security/headers';
 import { hostAllowed, originAllowed, SAFE_METHODS } from './server/security/hosts';
@@ -37,7 +38,7 @@ export default function proxy(req: NextRequest): NextResponse {
     // Fail closed: without a configuration nobody can say whether a token is needed.
     if (!configProblemLogged) {
       configProblemLogged = true;
-      console.error(`[podscope] ${err instanceof Error ? err.message : String(err)}`);
+      rootLogger().error(err instanceof Error ? err.message : String(err));
     }
     return refuse(500, 'Podscope: the server configuration is invalid; see the server log.\n');
   }

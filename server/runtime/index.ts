@@ -146,7 +146,10 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
       try {
         store.expireSavedTimelines();
       } catch (err) {
-        log(`saved-timeline retention: ${err instanceof Error ? err.message : String(err)}`);
+        log(
+          `saved-timeline retention: ${err instanceof Error ? err.message : String(err)}`,
+          'error',
+        );
       }
       store
         .retention()
