@@ -154,6 +154,7 @@ export class PodWorker {
       podIP: () => this.podIP(),
       podName: () => formatPod(this.pod),
       note: (n) => this.ctx.note?.(n),
+      counted: () => this.ctx.hintsChanged(this.uid),
       changed: (type) => {
         this.ctx.hintsChanged(this.uid);
         // handleProbeSync: a liveness or startup result change syncs the pod.

@@ -4,6 +4,7 @@ import { exportCommand } from './export';
 import { importCommand } from './import';
 import { recordCommand } from './record';
 import { replayCommand } from './replay';
+import { runCommand } from './run';
 import { scenarioCommand } from './scenario';
 import { simCommand } from './sim';
 import { serveCommand } from './serve';
@@ -16,6 +17,7 @@ export const commands: readonly Command[] = [
   watchCommand,
   serveCommand,
   simCommand,
+  runCommand,
   scenarioCommand,
   recordCommand,
   replayCommand,

@@ -42,6 +42,8 @@ export interface SnapshotPod {
   specSource: PodView['specSource'];
   /** With --kubeconfig: where the API server and the runtime disagree (empty: they agree). */
   drift?: ReturnType<typeof driftJson>;
+  /** `podscope run`: spec fields the kubelet stand-in does not implement. */
+  unsupported?: string[];
 }
 
 export interface SnapshotNode {
@@ -77,7 +79,7 @@ export async function takeSnapshot(
       }
     });
     const state = engine.snapshot();
-    const doc = { nodes: nodes.map((n) => snapshotNode(state, n)) };
+    const doc = snapshotDocument(state, nodes);
     if (kubeconfig) {
       const drift = await computeSnapshotDrift(kubeconfig, state.nodes, { now: Date.now() });
       for (const node of doc.nodes) {
@@ -90,6 +92,14 @@ export async function takeSnapshot(
     await engine.stop();
     store.close();
   }
+}
+
+/** The snapshot JSON contract for these nodes of a derived state (also `podscope run`'s). */
+export function snapshotDocument(
+  state: ClusterState,
+  nodes: readonly NodeEndpoint[],
+): { nodes: SnapshotNode[] } {
+  return { nodes: nodes.map((n) => snapshotNode(state, n)) };
 }
 
 function snapshotNode(state: ClusterState, n: NodeEndpoint): SnapshotNode {
@@ -134,10 +144,11 @@ function snapshotPod(p: PodView): SnapshotPod {
       containers: text(p.why.containers),
     },
     specSource: p.specSource,
+    ...(p.spec.unsupported?.length ? { unsupported: [...p.spec.unsupported] } : {}),
   };
 }
 
-function summary(doc: { nodes: SnapshotNode[] }): string {
+export function snapshotSummary(doc: { nodes: SnapshotNode[] }): string {
   const lines: string[] = [];
   for (const n of doc.nodes) {
     const ready = n.conditions.find((c) => c.type === 'Ready');
@@ -148,6 +159,10 @@ function summary(doc: { nodes: SnapshotNode[] }): string {
       lines.push(
         `  ${p.metadata.namespace}/${p.metadata.name}  ${p.status.phase ?? '?'}  — ${p.why.phase}`,
       );
+      if (p.unsupported?.length)
+        lines.push(
+          `    warning: not implemented by the kubelet stand-in: ${p.unsupported.join(', ')}`,
+        );
       for (const c of [
         ...(p.status.initContainerStatuses ?? []),
         ...(p.status.containerStatuses ?? []),
@@ -157,7 +172,9 @@ function summary(doc: { nodes: SnapshotNode[] }): string {
           : c.state?.terminated
             ? `Terminated(${c.state.terminated.reason ?? ''}, ${c.state.terminated.exitCode})`
             : `Waiting(${c.state?.waiting?.reason ?? ''})`;
-        lines.push(`    ${c.name}  ${st}  restarts=${c.restartCount}`);
+        lines.push(
+          `    ${c.name}  ${st}  ready=${String(c.ready)}${c.started === false ? '  started=false' : ''}  restarts=${c.restartCount}`,
+        );
       }
     }
   }
@@ -182,7 +199,7 @@ export const snapshotCommand: Command = {
       values.kubeconfig,
     );
     process.stdout.write(
-      values.json ? `${JSON.stringify(toJsonValue(doc))}\n` : `${summary(doc)}\n`,
+      values.json ? `${JSON.stringify(toJsonValue(doc))}\n` : `${snapshotSummary(doc)}\n`,
     );
     return 0;
   },

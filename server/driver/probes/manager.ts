@@ -55,6 +55,8 @@ export interface PodProberHost {
   note(n: ProbeNote): void;
   /** A stored result changed: liveness/startup changes need a sync, readiness changes new hints. */
   changed(type: ProbeType): void;
+  /** A startup or readiness run was counted (the hints' run details changed). */
+  counted(): void;
 }
 
 function probedContainers(pod: V1Pod): V1Container[] {
@@ -119,7 +121,12 @@ export class PodProber {
         }),
       resultChanged: (e) =>
         this.host.note({ type: 'probeResult', container: c.name, probe: type, ...e }),
-      counted: (e) => this.runs.set(key, { ...e, output: e.output.slice(0, 512) }),
+      counted: (e) => {
+        this.runs.set(key, { ...e, output: e.output.slice(0, 512) });
+        // The engine explains "failed 2 of 3 times": tell it while the count moves towards
+        // the threshold (bounded: once there, only a result change is news).
+        if (type !== 'liveness' && e.consecutive <= e.threshold) this.host.counted();
+      },
       ended: () => {
         if (this.workers.get(key) === worker) this.workers.delete(key);
       },
