@@ -5,13 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadLibrary } from '@/server/scenarios/library';
 import { recordScenario } from './record';
-import { eventShape } from './testing/shape';
-import type { Recording } from './types';
+import { recordingShape as shape } from './testing/shape';
 import { verifyRecording } from './verify';
-
-function shape(r: Recording) {
-  return { steps: r.steps, pods: r.pods, events: r.events.map(eventShape) };
-}
 
 describe('walkthrough recordings of the whole library', () => {
   for (const s of loadLibrary()) {

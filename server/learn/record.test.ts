@@ -4,33 +4,18 @@
  * questions' answers come from that state, and a second run records the same thing.
  */
 import { describe, expect, it } from 'vitest';
-import type { TimelineEvent } from '@/lib/timeline/events';
 import { check } from '@/server/scenarios/evaluate';
 import { findScenario } from '@/server/scenarios/library';
 import type { Scenario } from '@/server/scenarios/schema';
 import { contextAt, momentAt, moments } from './derive';
 import { recordScenario } from './record';
-import type { Recording } from './types';
+import { recordingShape as shape } from './testing/shape';
 import { verifyRecording } from './verify';
 
 function scenario(id: string): Scenario {
   const s = findScenario(id);
   if (!s) throw new Error(`no scenario ${id}`);
   return s;
-}
-
-/** What must not differ between two runs (the socket path of the simulator may). */
-function shape(r: Recording) {
-  const event = (e: TimelineEvent) => {
-    const base = { seq: e.seq, t: e.t, kind: e.kind, type: e.type };
-    if (e.kind === 'container')
-      return { ...base, pod: e.podUid, name: e.name, to: e.to, status: e.status };
-    if (e.kind === 'pod') return { ...base, pod: e.podUid, phase: e.phase, condition: e.condition };
-    if (e.kind === 'node') return { ...base, condition: e.condition };
-    if (e.kind === 'cri') return { ...base, pod: e.podUid, container: e.container };
-    return base;
-  };
-  return { steps: r.steps, pods: r.pods, events: r.events.map(event) };
 }
 
 describe('recordScenario', () => {

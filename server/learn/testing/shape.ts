@@ -3,6 +3,7 @@
  * figures and socket paths may): each event's sequence, time, kind and the facts it sets.
  */
 import type { TimelineEvent } from '@/lib/timeline/events';
+import type { Recording } from '../types';
 
 export function eventShape(e: TimelineEvent) {
   const base = { seq: e.seq, t: e.t, kind: e.kind, type: e.type };
@@ -12,4 +13,9 @@ export function eventShape(e: TimelineEvent) {
   if (e.kind === 'node') return { ...base, condition: e.condition };
   if (e.kind === 'cri') return { ...base, pod: e.podUid, container: e.container };
   return base;
+}
+
+/** A walkthrough recording's shape: its steps, its pods and its events' shapes. */
+export function recordingShape(r: Recording) {
+  return { steps: r.steps, pods: r.pods, events: r.events.map(eventShape) };
 }
