@@ -109,7 +109,7 @@ for (const locale of ['en', 'zh-CN'] as const) {
       await page.goto(`/${locale}/learn`);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.m.walkthrough.list.title);
       const cards = page.locator('[data-walkthrough]');
-      await expect(cards).toHaveCount(14);
+      await expect(cards).toHaveCount(16);
       await expect(l.card('oomkilled')).toHaveAttribute('data-progress', 'new');
       await expect(l.card('oomkilled')).toContainText(l.m.walkthrough.list.status.new);
       await expect(l.card('oomkilled').locator('code', { hasText: 'OOMKilled' })).toBeVisible();

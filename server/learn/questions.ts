@@ -77,6 +77,16 @@ export const QUESTIONS: Readonly<Record<string, Readonly<Record<string, Question
     started: entity(0),
     killed: entity(0),
   },
+  'lifecycle-hooks': {
+    hookFailed: entity(0),
+    backoff: state(1),
+    preStop: state(1),
+    killed: entity(0),
+  },
+  'restart-policies': {
+    exited: entity(1),
+    steady: state(1),
+  },
   'graceful-termination': {
     apply: state(2, 'pod'),
     delete: state(2),

@@ -10,10 +10,12 @@ import imagePullBackoff from './image-pull-backoff.json';
 import initFailure from './init-failure.json';
 import jobFails from './job-fails.json';
 import jobSucceeds from './job-succeeds.json';
+import lifecycleHooks from './lifecycle-hooks.json';
 import livenessProbe from './liveness-probe.json';
 import nodeLost from './node-lost.json';
 import oomkilled from './oomkilled.json';
 import readinessProbe from './readiness-probe.json';
+import restartPolicies from './restart-policies.json';
 import runtimeNotReady from './runtime-not-ready.json';
 import sidecar from './sidecar.json';
 import startupProbe from './startup-probe.json';
@@ -26,11 +28,13 @@ export const RAW_SCENARIOS: ReadonlyArray<readonly [string, unknown]> = [
   ['config-error', configError],
   ['job-succeeds', jobSucceeds],
   ['job-fails', jobFails],
+  ['restart-policies', restartPolicies],
   ['init-failure', initFailure],
   ['sidecar', sidecar],
   ['readiness-probe', readinessProbe],
   ['liveness-probe', livenessProbe],
   ['startup-probe', startupProbe],
+  ['lifecycle-hooks', lifecycleHooks],
   ['graceful-termination', gracefulTermination],
   ['runtime-not-ready', runtimeNotReady],
   ['node-lost', nodeLost],
