@@ -65,6 +65,15 @@ async function expectCode(p: Promise<unknown>, codeName: string): Promise<CriErr
 /** Lets pending socket I/O complete (the manual clock does not move). */
 const flush = () => new Promise((resolve) => setTimeout(resolve, 20));
 
+/** Waits (bounded, 5 s) until a condition on the node holds. */
+async function until(cond: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 describe('every RPC through CriClient', () => {
   it('Version, Status with node figures, images, ImageFsInfo', async () => {
     const { cri, sim } = await node();
@@ -361,13 +370,16 @@ describe('containerd behaviours (REAL-CONTAINERD.md) over the wire', () => {
   it('catalogue: slow pull waits on the clock; failing pull is UNKNOWN; unknown images NOT_FOUND', async () => {
     const { cri, clock } = await node();
     let pulled = false;
+    const timersBefore = clock.pending();
     const pull = cri
       .pullImage('podscope.local/slow-pull:30s', { timeoutMs: 10_000 })
       .then((ref) => {
         pulled = true;
         return ref;
       });
-    await flush();
+    // The pull's timer exists once the RPC reached the node; a fixed pause raced it on a loaded
+    // machine (the clock then moved before the pull began, and the pull never finished).
+    await until(() => clock.pending() > timersBefore);
     clock.advance(29_000);
     await flush();
     expect(pulled).toBe(false);
