@@ -35,6 +35,7 @@ import { computePhase, isStaticPod } from './phase';
 import { updatePodStatusProbes, type ProbeResults } from './prober';
 import { canonicalIP, hostNetworkPodIPs, sortPodIPs } from './ip';
 import { getPodQOS } from './qos';
+import { inferStoppedPod } from './stopped';
 import { activeContainers, findContainerStatusByName, sandboxesOf } from './records';
 import type { RuntimePodStatus, SyncError } from './runtime';
 import { resolveTimings, type NodeTimings } from './timings';
@@ -179,17 +180,25 @@ export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): Generate
   const view = specOf(pod);
   const apiStatus: V1PodStatus = isObj(pod.status) ? pod.status : {};
   const oldStatus: V1PodStatus = isObj(input.oldStatus) ? input.oldStatus : apiStatus;
-  const podIsTerminal = input.podIsTerminal === true;
+  // A pod the kubelet stopped (stopped.ts): with a deletion cue it is terminal, as for the
+  // kubelet that is deleting it; without one nothing says why, and no back-off is inferred —
+  // the kubelet restarts nothing in a stopped sandbox.
+  const stopped = input.podIsTerminal === true ? undefined : inferStoppedPod(pod, runtime);
+  const deleted =
+    stopped !== undefined && (stopped.deletionTimestamp || stopped.deletionAnnotation);
+  const podIsTerminal = input.podIsTerminal === true || deleted;
 
   // The reason cache: supplied sync errors, else the back-off the kubelet would be in.
-  const crashLoops: Record<string, CrashLoop> = inferCrashLoops({
-    pod,
-    runtime,
-    ...(input.backoff ? { backoff: input.backoff } : {}),
-    now,
-    podIsTerminal,
-    ...(gates ? { gates } : {}),
-  });
+  const crashLoops: Record<string, CrashLoop> = stopped
+    ? {}
+    : inferCrashLoops({
+        pod,
+        runtime,
+        ...(input.backoff ? { backoff: input.backoff } : {}),
+        now,
+        podIsTerminal,
+        ...(gates ? { gates } : {}),
+      });
   const supplied = isObj(input.syncErrors) ? input.syncErrors : {};
   const reasonCache: Record<string, SyncError> = { ...crashLoops, ...supplied };
   // The kubelet writes a pod's status at the start of each sync, before that sync records a
@@ -245,6 +254,18 @@ export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): Generate
       gates,
     );
     if (own.phase === phase) phaseWhy = phaseExplanation(own, pod);
+  }
+  if (stopped && !deleted) {
+    phaseWhy = why(
+      'phase.stoppedUnknown',
+      {
+        exitCodes: Object.entries(stopped.exitCodes)
+          .map(([name, code]) => `${name} ${code}`)
+          .join(', '),
+      },
+      'pkg/kubelet/kuberuntime/kuberuntime_manager.go killPodWithSyncResult (inferred from the CRI)',
+      { sandbox: 'NOTREADY', bySignal: stopped.bySignal },
+    );
   }
   if (!isTerminalPhase(phase)) {
     const kept = isTerminalPhase(oldStatus.phase)

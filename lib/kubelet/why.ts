@@ -24,6 +24,7 @@ export const WHY = {
   'phase.failed.restartNever': ['failed', 'stopped'],
   'phase.kept.terminal': ['phase', 'computed'],
   'phase.failed.deadlineExceeded': ['seconds'],
+  'phase.stoppedUnknown': ['exitCodes'],
   // pod conditions (status/generate.go)
   'condition.containersReady.true': ['count'],
   'condition.containersReady.unknownStatuses': [],

@@ -18,6 +18,7 @@ import type { HintProvider } from './hints';
 import type { NodeWatcher } from './node-watcher';
 import { engineStore } from './store-adapter';
 import { DEFAULT_ENGINE_TIMINGS } from './timings';
+import { kubeletContainer, kubeletSandbox } from '@/test/contract/scenario';
 
 interface Rig {
   clock: SimClock;
@@ -142,5 +143,54 @@ describe('CONTAINER_UNKNOWN through the engine', () => {
     });
     expect(after?.restartCount).toBe((before?.restartCount ?? 0) + 1);
     expect(r.pod(uid)?.why.containers.app?.id).toBeDefined();
+  });
+});
+
+describe('a pod the kubelet stopped, seen from the CRI only', () => {
+  async function stoppedPod(extra: HintProvider[] = []) {
+    const r = await rig({}, extra);
+    const cri = new CriClient(r.sim.endpoint);
+    cleanups.push(() => cri.close());
+    const sb = kubeletSandbox('gone', '/tmp');
+    const sid = await cri.runPodSandbox({ ...sb, logDirectory: '' });
+    const cid = await cri.createContainer(
+      sid,
+      { ...kubeletContainer(sb, 'app', ['sleep', '3600']), logPath: '' },
+      sb,
+    );
+    await cri.startContainer(cid);
+    await r.run(2_000);
+    // What the kubelet does when it kills a pod: stop the containers, then the sandbox.
+    await cri.stopContainer(cid, 0);
+    await cri.stopPodSandbox(sid);
+    await r.run(30_000);
+    return { r, uid: sb.uid };
+  }
+
+  it('no deletionTimestamp: no back-off invented, the why says it cannot be told', async () => {
+    const { r, uid } = await stoppedPod();
+    const p = r.pod(uid);
+    const app = p?.status.containerStatuses?.[0];
+    expect(app?.state?.waiting?.reason).not.toBe('CrashLoopBackOff');
+    expect(app?.state?.terminated?.exitCode).toBe(137);
+    expect(p?.nextRestartAt).toBeUndefined();
+    expect(p?.why.phase).toMatchObject({
+      id: 'phase.stoppedUnknown',
+      params: { exitCodes: 'app 137' },
+    });
+  });
+
+  it("the API server's deletionTimestamp: the pod is terminal (Failed: killed, exit 137)", async () => {
+    // The API server has marked the pod for deletion from the start (graceful deletion).
+    const api: HintProvider = {
+      name: 'apiserver',
+      hintsFor: () => ({ deletionTimestamp: 1 }),
+    };
+    const { r, uid } = await stoppedPod([api]);
+    const p = r.pod(uid);
+    expect(p?.deletionTimestamp).toBe(1);
+    expect(p?.status.phase).toBe('Failed');
+    expect(p?.status.containerStatuses?.[0]?.state?.terminated?.exitCode).toBe(137);
+    expect(p?.why.phase.id).not.toBe('phase.stoppedUnknown');
   });
 });
