@@ -76,6 +76,7 @@ export default tseslint.config(
             'bin/*.mjs',
             'scripts/*.mjs',
             'scripts/lib/*.mjs',
+            'server/engine/workers/*.mjs',
             'deploy/image/*.mjs',
           ],
         },

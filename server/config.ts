@@ -128,6 +128,14 @@ export const ConfigSchema = z.object({
       criTimeoutMs: ms(10_000),
     })
     .default({ ...DEFAULT_ENGINE_TIMINGS, criTimeoutMs: 10_000 }),
+  /**
+   * Relist loops in worker threads: 'auto' (max(1, cores − 1) workers once 32 nodes are watched),
+   * a number of workers, or 0 (every node in the main thread). Only for configured or connected
+   * CRI endpoints without an API server's hints; the embedded simulator stays in-thread.
+   */
+  relistWorkers: z
+    .union([z.literal('auto'), z.coerce.number().int().min(0).max(64)])
+    .default('auto'),
   kubeconfig: z.string().optional(),
   /** Node IPs for pod hostIP(s) when the API server has no Node: `IP` or `NODE=IP`, comma-separated. */
   nodeIP: z
@@ -198,6 +206,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['PODSCOPE_PLEG_THRESHOLD_MS', ['periods', 'plegThresholdMs']],
     ['PODSCOPE_TOLERATION_SECONDS', ['periods', 'tolerationSeconds']],
     ['PODSCOPE_CRI_TIMEOUT_MS', ['periods', 'criTimeoutMs']],
+    ['PODSCOPE_RELIST_WORKERS', ['relistWorkers']],
     ['PODSCOPE_RETENTION_MAX_AGE_MS', ['retention', 'maxAgeMs']],
     ['PODSCOPE_RETENTION_MAX_BYTES', ['retention', 'maxBytes']],
     ['PODSCOPE_TRPC_MAX_BATCH', ['limits', 'trpcMaxBatch']],

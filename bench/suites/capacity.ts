@@ -43,12 +43,16 @@ export interface LevelResult {
   serverCpuPct: number;
   simCpuPct: number;
   rssMb: number;
+  /** The lowest V8 heap in use of the server's main thread over the window (MiB, /metrics). */
+  heapFloorMb: number | null;
 }
 
 export interface CapacityResult {
   nodes_held_1s: number;
   server_rss_mb_at_nodes_held: number;
   details: {
+    /** The main thread's heap floor over the confirming window (relist workers' heaps not included). */
+    heap_floor_mb_at_nodes_held: number | null;
     levels: LevelResult[];
     pods_per_node: number;
     containers_per_node: number;
@@ -119,7 +123,12 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
       const cpu0 = srv.cpuMs();
       const sim0 = (await sim.usage()).cpuMs;
       const t0 = Date.now();
-      await sleep(windowS * 1000);
+      let heapFloor: number | null = null;
+      while (Date.now() - t0 < windowS * 1000) {
+        await sleep(Math.min(2_000, Math.max(0, windowS * 1000 - (Date.now() - t0))));
+        const heap = await heapUsedMb(srv.url);
+        if (heap !== undefined) heapFloor = Math.min(heapFloor ?? heap, heap);
+      }
       const after = byName(await srv.query<NodeSummary[]>('nodes.list'));
       const elapsed = (Date.now() - t0) / 1000;
       const cpu = srv.cpuMs() - cpu0;
@@ -146,6 +155,7 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
         serverCpuPct: round((cpu / (elapsed * 1000)) * 100, 1),
         simCpuPct: round(((simUsage.cpuMs - sim0) / (elapsed * 1000)) * 100, 1),
         rssMb: round(srv.rssMb(), 0),
+        heapFloorMb: heapFloor === null ? null : round(heapFloor, 1),
       };
       levels.push(result);
       log(
@@ -181,10 +191,12 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
     }
     // Confirm over the full window, stepping down when the long window shows what the short missed.
     let rss = 0;
+    let heapFloor: number | null = null;
     for (let attempt = 0; good > 0 && attempt < 3; attempt++) {
       const r = await tryLevel(good, confirmWindow);
       if (r.held) {
         rss = r.rssMb;
+        heapFloor = r.heapFloorMb;
         break;
       }
       good = Math.max(0, good - granularity);
@@ -193,6 +205,7 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
       nodes_held_1s: good,
       server_rss_mb_at_nodes_held: rss,
       details: {
+        heap_floor_mb_at_nodes_held: heapFloor,
         levels,
         pods_per_node: pods,
         containers_per_node: pods * containers,
@@ -202,6 +215,17 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
   } finally {
     await server?.stop();
     await sim.stop();
+  }
+}
+
+/** nodejs_heap_size_used_bytes of the server's /metrics, MiB; undefined when it does not answer. */
+async function heapUsedMb(url: string): Promise<number | undefined> {
+  try {
+    const res = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5_000) });
+    const m = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(await res.text());
+    return m ? Number(m[1]) / 2 ** 20 : undefined;
+  } catch {
+    return undefined;
   }
 }
 

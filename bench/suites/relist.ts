@@ -49,8 +49,8 @@ export interface RelistResult {
     list_bytes: { sandboxes: number; containers: number };
     blocks: { floor: number[]; quiet: number[]; churn: number[] };
     events_per_churn_relist: number;
-    /** With a profile: the functions with the most self time during the timed blocks. */
-    flame?: FlameLine[];
+    /** With a profile: the functions with the most self time in the quiet and the churn blocks. */
+    flame?: { quiet: FlameLine[]; churn: FlameLine[] };
   };
 }
 
@@ -112,12 +112,22 @@ export async function benchRelist(options: RelistOptions = {}): Promise<RelistRe
     const quiet: number[] = [];
     const churn: number[] = [];
     const seqBefore = e.snapshot().seq;
-    const stopProfile = options.profilePath ? await startProfile() : undefined;
+    let stopProfile = options.profilePath ? await startProfile() : undefined;
     for (let r = 0; r < reps; r++) {
       floor.push(await timeBlock(floorOnce));
       quiet.push(await timeBlock(() => watcher.relist()));
     }
     const seqQuiet = e.snapshot().seq;
+    let flameQuiet: FlameLine[] | undefined;
+    if (stopProfile && options.profilePath) {
+      const profile = await stopProfile();
+      writeFileSync(
+        options.profilePath.replace(/\.cpuprofile$/, '-quiet.cpuprofile'),
+        JSON.stringify(profile),
+      );
+      flameQuiet = summarize(profile);
+      stopProfile = await startProfile();
+    }
     if (seqQuiet !== seqBefore)
       throw new Error(`quiet relists recorded ${seqQuiet - seqBefore} events`);
     for (let r = 0; r < reps; r++) {
@@ -129,11 +139,14 @@ export async function benchRelist(options: RelistOptions = {}): Promise<RelistRe
       );
     }
     const events = e.snapshot().seq - seqQuiet;
-    let flame: FlameLine[] | undefined;
-    if (stopProfile && options.profilePath) {
+    let flame: { quiet: FlameLine[]; churn: FlameLine[] } | undefined;
+    if (stopProfile && options.profilePath && flameQuiet) {
       const profile = await stopProfile();
-      writeFileSync(options.profilePath, JSON.stringify(profile));
-      flame = summarize(profile);
+      writeFileSync(
+        options.profilePath.replace(/\.cpuprofile$/, '-churn.cpuprofile'),
+        JSON.stringify(profile),
+      );
+      flame = { quiet: flameQuiet, churn: summarize(profile) };
     }
     if (watcher.lastError) throw new Error(`relist failed: ${watcher.lastError}`);
 

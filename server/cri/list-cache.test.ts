@@ -62,6 +62,7 @@ describe('ListDecoder', () => {
     expect(two).not.toBe(one); // a fresh array each time
     expect(two[0]).toBe(one[0]); // the same records
     expect(d.lastDecoded).toBe(0);
+    expect(d.lastUnchanged).toBe(true); // recognized whole, before scanning
 
     const changed = encodeContainers([
       container('a'),
@@ -74,6 +75,18 @@ describe('ListDecoder', () => {
     expect(three[0]).toBe(one[0]);
     expect(three[1]).not.toBe(one[1]);
     expect(three[1]?.state).toBe('exited');
+    expect(d.lastUnchanged).toBe(false);
+
+    // Same length, one byte different: not taken for the previous answer.
+    const flipped = Buffer.from(changed);
+    flipped[flipped.lastIndexOf(0x63)] = 0x64; // the last 'c' byte becomes 'd'
+    const four = d.decode(flipped);
+    expect(d.lastUnchanged).toBe(false);
+    expect(four).toEqual(plainContainers(flipped));
+    // And a garbled answer is refused without forgetting the last good one.
+    expect(() => d.decode(Buffer.from([0x0a, 0x7f]))).toThrow();
+    expect(d.decode(Buffer.from(flipped))).toEqual(four);
+    expect(d.lastUnchanged).toBe(true);
   });
 
   it('follows records by id when the runtime lists them in another order', () => {

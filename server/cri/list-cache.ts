@@ -137,11 +137,37 @@ export class ListDecoder<T> {
   private values: T[] = [];
   /** Records decoded (not reused) by the last call, for tests and metrics. */
   lastDecoded = 0;
+  /** Whether the last answer was byte for byte the one before (nothing was scanned). */
+  lastUnchanged = false;
+  /**
+   * The last answer's bytes, in a buffer kept from call to call (grown, never shrunk): an answer
+   * equal to it is recognized by one comparison, before any scanning.
+   */
+  private last = Buffer.alloc(0);
+  private lastLength = -1;
 
   /** `decodeFrames` decodes a response made of the given whole frames (tag + length + record). */
   constructor(private readonly decodeFrames: (response: Buffer) => T[]) {}
 
   decode(bytes: Buffer): T[] {
+    if (
+      bytes.length === this.lastLength &&
+      bytes.compare(this.last, 0, this.lastLength) === 0
+    ) {
+      this.lastDecoded = 0;
+      this.lastUnchanged = true;
+      return this.values.slice();
+    }
+    this.lastUnchanged = false;
+    const values = this.decodeChanged(bytes);
+    if (this.last.length < bytes.length)
+      this.last = Buffer.allocUnsafe(Math.max(bytes.length, 2 * this.last.length));
+    bytes.copy(this.last, 0);
+    this.lastLength = bytes.length;
+    return values;
+  }
+
+  private decodeChanged(bytes: Buffer): T[] {
     const frames = scanRecords(bytes);
     const count = frames.length / 3;
     // The common case: the same records in the same order. Compared in place, no allocation.
@@ -203,6 +229,7 @@ export class ListDecoder<T> {
 
   /** Forgets everything (e.g. after the runtime restarted). */
   clear(): void {
+    this.lastLength = -1;
     this.order = [];
     this.byId = new Map();
     this.values = [];

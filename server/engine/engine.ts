@@ -25,11 +25,13 @@ import { logFn, rootLogger, type LogFn, type LogLevel } from '@/server/log';
 import { exposition, processRegistry } from '@/server/metrics/registry';
 import { createEngineMetrics, type EngineMetrics } from './metrics';
 import { detectHostIPs } from './host-ips';
-import { createNodeEngine, type NodeEngine } from './node-engine';
+import { createNodeEngine, NodeEngine } from './node-engine';
 import type { Clock, NodeWatcher } from './node-watcher';
 import { Recorder, type EngineStore } from './recorder';
 import type { RuntimeClient } from './runtime-client';
 import type { EngineTimings } from './timings';
+import { availableParallelism } from 'node:os';
+import { RelistPool, type RemoteNode } from './workers/pool';
 
 export type { EngineStore } from './recorder';
 export type { EngineTimings } from './timings';
@@ -52,14 +54,29 @@ export interface EngineOptions {
   detectedIPs?: string[];
   /** Initial state when restarting on an existing timeline (the store's latest state). */
   initialState?: ClusterState;
+  /**
+   * Relist loops in worker threads (workers/pool.ts) for nodes added with `watch()`: a number of
+   * workers (0: none), or 'auto' — max(1, cores − 1) workers once `fromNodes` nodes are watched
+   * (nodes added before stay in-thread). Nodes need the default clock and back-off and no hint
+   * providers to go to a worker; others stay in-thread.
+   */
+  relistWorkers?: { count: number | 'auto'; fromNodes?: number; criTimeoutMs?: number };
   log?: LogFn;
 }
 
+/** 'auto' relist workers start when this many nodes are watched. */
+export const AUTO_RELIST_WORKERS_FROM_NODES = 32;
+
 interface WatchedNode {
-  engine: NodeEngine;
+  /** The node's loop: in this thread, or in a relist worker. */
+  loop: NodeEngine | RemoteNode;
   endpoint: string;
   lab: boolean;
 }
+
+/** The node's engine when it runs in this thread. */
+const local = (n: WatchedNode): NodeEngine | undefined =>
+  n.loop instanceof NodeEngine ? n.loop : undefined;
 
 const HOUSEKEEPING_MS = 1_000;
 
@@ -73,6 +90,7 @@ export class Engine implements EngineApi {
   private readonly recorder: Recorder;
   private readonly unsubscribers: (() => void)[] = [];
   private housekeeping: ReturnType<typeof setInterval> | undefined;
+  private pool: RelistPool | undefined;
   readonly startedAt: number;
 
   constructor(private readonly options: EngineOptions) {
@@ -84,7 +102,12 @@ export class Engine implements EngineApi {
       ...(options.initialState ? { initialState: options.initialState } : {}),
       counted: (e) => this.instruments.eventsEmitted.inc({ kind: e.kind }),
       rebuilt: (working) => {
-        for (const [name, n] of this.nodesByName) n.engine.adopt(own(working.nodes, name));
+        for (const [name, n] of this.nodesByName) {
+          const view = own(working.nodes, name);
+          const engine = local(n);
+          if (engine) engine.adopt(view);
+          else this.pool?.adopt(name, view);
+        }
       },
       log: (line, level) => this.log(line, level),
     });
@@ -96,7 +119,8 @@ export class Engine implements EngineApi {
       const offEvents = p.onKubeletEvents?.((events) => {
         const batch = this.recorder.record(events);
         if (batch.length === 0) return;
-        for (const n of this.nodesByName.values()) n.engine.observe(batch);
+        for (const n of this.nodesByName.values()) local(n)?.observe(batch);
+        this.pool?.observe(batch);
         if (causes.size === 0) queueMicrotask(() => causes.clear());
         for (const e of batch) if (e.kind === 'k8s' && e.podUid) causes.set(e.podUid, e.seq);
       });
@@ -110,7 +134,7 @@ export class Engine implements EngineApi {
           }),
         );
         for (const n of this.nodesByName.values())
-          n.engine.rederive(set, undefined, caused.size > 0 ? caused : undefined);
+          local(n)?.rederive(set, undefined, caused.size > 0 ? caused : undefined);
       });
       if (off) this.unsubscribers.push(off);
     }
@@ -124,8 +148,10 @@ export class Engine implements EngineApi {
     if (this.housekeeping) clearInterval(this.housekeeping);
     this.housekeeping = undefined;
     for (const off of this.unsubscribers) off();
-    for (const n of this.nodesByName.values()) n.engine.stop();
+    for (const n of this.nodesByName.values()) n.loop.stop();
     this.nodesByName.clear();
+    await this.pool?.stop();
+    this.pool = undefined;
     this.recorder.flush();
     await Promise.resolve();
   }
@@ -159,7 +185,7 @@ export class Engine implements EngineApi {
 
   nodes(): NodeSummary[] {
     return [...this.nodesByName.entries()].map(([name, n]) => {
-      const w = n.engine.watcher;
+      const w = n.loop.watcher;
       return {
         name,
         endpoint: n.endpoint,
@@ -194,7 +220,7 @@ export class Engine implements EngineApi {
     if (holder !== undefined)
       throw new Error(`endpoint ${node.endpoint} is already watched as ${holder}`);
     // A configured endpoint comes back as configured (lab or not); others are read-only.
-    this.addNode(node.name, node.endpoint, node.lab ?? this.known.get(node.endpoint) ?? false);
+    this.watch(node.name, node.endpoint, node.lab ?? this.known.get(node.endpoint) ?? false);
     await Promise.resolve();
     const summary = this.nodes().find((n) => n.name === node.name);
     if (!summary) throw new Error(`node ${node.name} vanished while connecting`);
@@ -204,7 +230,7 @@ export class Engine implements EngineApi {
   async disconnect(name: string): Promise<void> {
     const n = this.nodesByName.get(name);
     if (!n) return;
-    n.engine.stop();
+    n.loop.stop();
     this.nodesByName.delete(name);
     this.record([{ kind: 'node', type: 'NodeRemoved', node: name, t: this.clock.now() }]);
     await Promise.resolve();
@@ -216,7 +242,7 @@ export class Engine implements EngineApi {
     const storeError = this.recorder.storeError;
     let ok = storeError === undefined;
     for (const [name, n] of this.nodesByName) {
-      const last = n.engine.watcher.lastRelistAt;
+      const last = n.loop.watcher.lastRelistAt;
       nodes[name] = last === undefined ? null : now - last;
     }
     // The server is healthy while it serves; stale nodes are reported, not fatal (they are the news).
@@ -243,7 +269,58 @@ export class Engine implements EngineApi {
 
   // ── nodes ──────────────────────────────────────────────────────────────────
 
-  /** Adds a node and starts watching it. Returns the watcher (tests drive relist() directly). */
+  /**
+   * Starts watching a node: in a relist worker when the engine runs workers and the node can go
+   * to one (see `relistWorkers`), else in this thread.
+   */
+  watch(name: string, endpoint: string, lab = false): void {
+    if (this.nodesByName.has(name)) throw new Error(`node ${name} is already watched`);
+    const pool = this.poolFor();
+    if (!pool) {
+      this.addNode(name, endpoint, lab);
+      return;
+    }
+    const initial = own(this.recorder.working.nodes, name);
+    const remote = pool.add({
+      name,
+      endpoint,
+      lab,
+      startedAt: this.startedAt,
+      nodeIPs: this.options.nodeIPs?.byNode[name] ?? this.options.nodeIPs?.all ?? [],
+      detectedIPs: this.options.detectedIPs ?? this.detected(),
+      ...(initial ? { initial } : {}),
+    });
+    this.nodesByName.set(name, { loop: remote, endpoint, lab });
+  }
+
+  /** The worker pool a new node should go to, started on first use; undefined: in-thread. */
+  private poolFor(): RelistPool | undefined {
+    const w = this.options.relistWorkers;
+    if (!w) return undefined;
+    if (this.options.clock || this.options.backoff || (this.options.providers?.length ?? 0) > 0)
+      return undefined;
+    const count =
+      w.count === 'auto'
+        ? this.nodesByName.size + 1 >= (w.fromNodes ?? AUTO_RELIST_WORKERS_FROM_NODES)
+          ? Math.max(1, availableParallelism() - 1)
+          : 0
+        : w.count;
+    if (count <= 0) return undefined;
+    this.pool ??= new RelistPool({
+      size: count,
+      timings: this.options.timings,
+      ...(this.options.gates ? { gates: this.options.gates } : {}),
+      ...(w.criTimeoutMs !== undefined ? { criTimeoutMs: w.criTimeoutMs } : {}),
+      nextSeq: this.recorder.nextSeq,
+      commit: (events) => this.recorder.commit(events),
+      viewOf: (name) => own(this.recorder.working.nodes, name),
+      metrics: this.instruments,
+      log: (line, level) => this.log(line, level),
+    });
+    return this.pool;
+  }
+
+  /** Adds a node in this thread and starts watching it. Returns the watcher (tests drive relist() directly). */
   addNode(name: string, endpoint: string, lab = false, autostart = true): NodeWatcher {
     if (this.nodesByName.has(name)) throw new Error(`node ${name} is already watched`);
     if (!this.known.has(endpoint)) this.known.set(endpoint, lab);
@@ -266,7 +343,7 @@ export class Engine implements EngineApi {
       metrics: this.instruments,
       log: (line, level) => this.log(line, level),
     });
-    this.nodesByName.set(name, { engine, endpoint, lab });
+    this.nodesByName.set(name, { loop: engine, endpoint, lab });
     if (autostart) engine.start();
     return engine.watcher;
   }
@@ -280,7 +357,7 @@ export class Engine implements EngineApi {
   /** Time-driven work for nodes whose relists are not arriving (grace periods, back-off ends). Public for tests. */
   tick(): void {
     const now = this.clock.now();
-    for (const n of this.nodesByName.values()) n.engine.tick(now);
+    for (const n of this.nodesByName.values()) local(n)?.tick(now);
     this.recorder.flush();
   }
 
@@ -288,7 +365,8 @@ export class Engine implements EngineApi {
   record(events: UnsequencedEvent[]): void {
     const batch = this.recorder.record(events);
     if (batch.length === 0) return;
-    for (const n of this.nodesByName.values()) n.engine.observe(batch);
+    for (const n of this.nodesByName.values()) local(n)?.observe(batch);
+    this.pool?.observe(batch);
   }
 
   /** The node view as recorded (for tests). */

@@ -80,6 +80,8 @@ export class NodeWatcher {
   private streamFailures = 0;
   /** GetContainerEvents notices received so far (a stalled stream stops counting). */
   private notices = 0;
+  /** The last pass's list answers, when every inspection that pass planned succeeded. */
+  private settled: { sandboxes: RuntimeSandbox[]; containers: RuntimeContainer[] } | undefined;
 
   mode: 'events' | 'polling' = 'polling';
   relists = 0;
@@ -269,6 +271,17 @@ export class NodeWatcher {
     startedAt: number,
     source: 'relist' | 'events',
   ): Promise<RelistOutcome> {
+    if (
+      this.settled &&
+      this.retryPods.size === 0 &&
+      sameRecords(this.settled.sandboxes, listedSandboxes) &&
+      sameRecords(this.settled.containers, listedContainers)
+    ) {
+      // The runtime answered with the very records of the last pass (server/cri reuses the
+      // records of an unchanged answer), and that pass left nothing to inspect: nothing changed.
+      return this.outcome(startedAt, source, [], new Set(), this.containers);
+    }
+    this.settled = undefined;
     const plan = planInspection(this.containers, listedContainers, this.sandboxes, listedSandboxes);
     if (
       plan.containers.length === 0 &&
@@ -278,6 +291,7 @@ export class NodeWatcher {
     ) {
       // Nothing to inspect, nothing appeared or vanished: the held records stand as they are and
       // no transition is possible (the steady state of a quiet node, most relists).
+      this.settled = { sandboxes: listedSandboxes, containers: listedContainers };
       return this.outcome(startedAt, source, [], new Set(), this.containers);
     }
     const planned = new Set(plan.containers);
@@ -340,6 +354,12 @@ export class NodeWatcher {
     const previousContainers = this.containers;
     this.sandboxes = sandboxes;
     this.containers = containers;
+    if (
+      failed.size === 0 &&
+      inspectedContainers.size === plan.containers.length &&
+      inspectedSandboxes.size === plan.sandboxes.length
+    )
+      this.settled = { sandboxes: listedSandboxes, containers: listedContainers };
     return this.outcome(startedAt, source, transitions, touched, previousContainers);
   }
 
@@ -487,6 +507,13 @@ export class NodeWatcher {
       this.timers.push(setTimeout(() => void this.watchEvents(), delay));
     }
   }
+}
+
+/** The same record objects in the same order. */
+function sameRecords<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A stable offset in [0, ms) for a node: FNV-1a of its name, scaled to the period. */

@@ -92,6 +92,7 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
       dial: (endpoint) => criRuntime(endpoint, { timeoutMs: config.periods.criTimeoutMs }),
       allowEndpoints: config.allowEndpoints,
       ...(config.nodeIP ? { nodeIPs: parseNodeIPs(config.nodeIP) } : {}),
+      relistWorkers: { count: config.relistWorkers, criTimeoutMs: config.periods.criTimeoutMs },
       ...(initialState ? { initialState } : {}),
       ...(sim
         ? {
@@ -121,7 +122,7 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
         stops.unshift(() => workload.stop());
       }
     } else {
-      for (const n of config.nodes) engine.addNode(n.name, n.endpoint, n.lab);
+      for (const n of config.nodes) engine.watch(n.name, n.endpoint, n.lab);
     }
     engine.start();
     if (kube) {
