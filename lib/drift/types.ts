@@ -35,7 +35,8 @@ export type DriftValue = string | number | boolean | null;
  * `propagating`: the disagreement is younger than the normal status-propagation lag (the kubelet
  * posts status asynchronously), so it is expected to resolve by itself. `drift`: older than that.
  */
-export type DriftStatus = 'propagating' | 'drift';
+export const DRIFT_STATUSES = ['propagating', 'drift'] as const;
+export type DriftStatus = (typeof DRIFT_STATUSES)[number];
 
 export interface Drift {
   kind: DriftKind;

@@ -121,7 +121,8 @@ export interface NodeResources {
 }
 
 /** Where Podscope took a pod's spec from, in order of trust (ARCHITECTURE.md). */
-export type SpecSource = 'apiserver' | 'annotation' | 'inferred';
+export const SPEC_SOURCES = ['apiserver', 'annotation', 'inferred'] as const;
+export type SpecSource = (typeof SPEC_SOURCES)[number];
 
 /** Kubelet labels and annotations on CRI objects (pkg/kubelet/types/labels.go, kuberuntime/labels.go). */
 export const LABELS = {

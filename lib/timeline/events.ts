@@ -39,13 +39,38 @@ export const CRI_EVENT_TYPES = [
 ] as const;
 export type CriEventType = (typeof CRI_EVENT_TYPES)[number];
 
+// Each vocabulary is declared once, here: the types below and the file schema's enums
+// (file/schema.ts) both derive from these lists.
+export const CRI_EVENT_SOURCES = ['relist', 'events'] as const;
+export const CONTAINER_STATE_NAMES = ['waiting', 'running', 'terminated'] as const;
+export const CONTAINER_LISTS = ['init', 'regular'] as const;
+export const CONTAINER_EVENT_TYPES = [
+  'ContainerStateChanged',
+  'ContainerStatusChanged',
+  'ContainerRemoved',
+] as const;
+export const POD_EVENT_TYPES = [
+  'PodAdded',
+  'PodPhaseChanged',
+  'PodConditionChanged',
+  'PodUpdated',
+  'PodRemoved',
+] as const;
+export const NODE_EVENT_TYPES = [
+  'NodeAdded',
+  'NodeUpdated',
+  'NodeConditionChanged',
+  'NodeRemoved',
+] as const;
+export const K8S_EVENT_SEVERITIES = ['Normal', 'Warning'] as const;
+
 export type CriFieldValue = string | number | boolean | null;
 
 export interface CriEvent extends EventBase {
   kind: 'cri';
   type: CriEventType;
   /** How Podscope learned of it: a relist diff or the runtime's GetContainerEvents stream. */
-  source: 'relist' | 'events';
+  source: (typeof CRI_EVENT_SOURCES)[number];
   podUid?: string;
   /** Container name (kubelet label), for container events. */
   container?: string;
@@ -57,14 +82,14 @@ export interface CriEvent extends EventBase {
   detail?: Readonly<Record<string, CriFieldValue>>;
 }
 
-export type ContainerStateName = 'waiting' | 'running' | 'terminated';
+export type ContainerStateName = (typeof CONTAINER_STATE_NAMES)[number];
 
 export interface ContainerEvent extends EventBase {
   kind: 'container';
   /** StateChanged: waiting/running/terminated or its reason changed; StatusChanged: anything else (ready, started, restartCount). */
-  type: 'ContainerStateChanged' | 'ContainerStatusChanged' | 'ContainerRemoved';
+  type: (typeof CONTAINER_EVENT_TYPES)[number];
   podUid: string;
-  list: 'init' | 'regular';
+  list: (typeof CONTAINER_LISTS)[number];
   name: string;
   /** The complete new status (absent for ContainerRemoved). */
   status?: V1ContainerStatus;
@@ -75,7 +100,7 @@ export interface ContainerEvent extends EventBase {
 
 export interface PodEvent extends EventBase {
   kind: 'pod';
-  type: 'PodAdded' | 'PodPhaseChanged' | 'PodConditionChanged' | 'PodUpdated' | 'PodRemoved';
+  type: (typeof POD_EVENT_TYPES)[number];
   podUid: string;
   /** PodAdded: the whole pod as first seen. */
   pod?: PodView;
@@ -107,7 +132,7 @@ export interface PodPatch {
 
 export interface NodeEvent extends EventBase {
   kind: 'node';
-  type: 'NodeAdded' | 'NodeUpdated' | 'NodeConditionChanged' | 'NodeRemoved';
+  type: (typeof NODE_EVENT_TYPES)[number];
   endpoint?: string;
   runtime?: RuntimeInfo;
   runtimeConditions?: RuntimeCondition[];
@@ -130,7 +155,7 @@ export interface K8sEvent extends EventBase {
   type: 'Event';
   reason: string;
   message: string;
-  eventType: 'Normal' | 'Warning';
+  eventType: (typeof K8S_EVENT_SEVERITIES)[number];
   involvedObject: {
     kind: string;
     name: string;

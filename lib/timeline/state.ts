@@ -10,7 +10,9 @@ import type { Explanation } from '../kubelet/explanation';
 import type { RuntimeCondition, RuntimeInfo, SpecSource } from '../kubelet/runtime';
 import type { Drift } from '../drift/types';
 
-export type RestartPolicy = 'Always' | 'OnFailure' | 'Never';
+export const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'] as const;
+export type RestartPolicy = (typeof RESTART_POLICIES)[number];
+export const PROBE_KINDS = ['startup', 'readiness', 'liveness'] as const;
 
 /** The parts of a pod spec the diagram needs to draw a pod (init divider, sidecars, policy). */
 export interface PodSpecSummary {
@@ -21,7 +23,7 @@ export interface PodSpecSummary {
   terminationGracePeriodSeconds?: number;
   readinessGates?: string[];
   /** Container name → the probes it declares (only containers with probes). */
-  probes?: Record<string, ('startup' | 'readiness' | 'liveness')[]>;
+  probes?: Record<string, (typeof PROBE_KINDS)[number][]>;
   /** Spec fields the kubelet stand-in does not implement (a warning on the pod). */
   unsupported?: string[];
 }

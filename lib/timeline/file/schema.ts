@@ -8,7 +8,19 @@
  * stays exact; checkBounds has already limited what such fields can hold.
  */
 import { z } from 'zod';
-import { CRI_EVENT_TYPES } from '../events';
+import {
+  CONTAINER_EVENT_TYPES,
+  CONTAINER_LISTS,
+  CONTAINER_STATE_NAMES,
+  CRI_EVENT_SOURCES,
+  CRI_EVENT_TYPES,
+  K8S_EVENT_SEVERITIES,
+  NODE_EVENT_TYPES,
+  POD_EVENT_TYPES,
+} from '../events';
+import { PROBE_KINDS, RESTART_POLICIES } from '../state';
+import { SPEC_SOURCES } from '../../kubelet/runtime';
+import { DRIFT_STATUSES } from '../../drift/types';
 import type { FileLimits } from './limits';
 import { TIMELINE_FORMAT, TIMELINE_VERSION } from './types';
 
@@ -60,7 +72,7 @@ export function buildSchema(limits: FileLimits) {
     field: short,
     api: driftValue,
     runtime: driftValue,
-    status: z.enum(['propagating', 'drift']),
+    status: z.enum(DRIFT_STATUSES),
     since: epochMs.optional(),
     why: explanation,
   });
@@ -127,15 +139,15 @@ export function buildSchema(limits: FileLimits) {
   };
   const podStatus = z.looseObject(podStatusFields);
 
-  const specSource = z.enum(['apiserver', 'annotation', 'inferred']);
+  const specSource = z.enum(SPEC_SOURCES);
   const podSpec = z.looseObject({
-    restartPolicy: z.enum(['Always', 'OnFailure', 'Never']),
+    restartPolicy: z.enum(RESTART_POLICIES),
     initContainers: z.array(z.looseObject({ name, sidecar: z.boolean() })),
     containers: z.array(name),
     hostNetwork: z.boolean(),
     terminationGracePeriodSeconds: z.number().optional(),
     readinessGates: z.array(short).optional(),
-    probes: z.record(name, z.array(z.enum(['startup', 'readiness', 'liveness']))).optional(),
+    probes: z.record(name, z.array(z.enum(PROBE_KINDS))).optional(),
     unsupported: z.array(short).optional(),
   });
 
@@ -202,7 +214,7 @@ export function buildSchema(limits: FileLimits) {
     ...base,
     kind: z.literal('cri'),
     type: z.enum(CRI_EVENT_TYPES),
-    source: z.enum(['relist', 'events']),
+    source: z.enum(CRI_EVENT_SOURCES),
     podUid: keyId.optional(),
     container: optName.optional(),
     id: id.optional(),
@@ -210,13 +222,13 @@ export function buildSchema(limits: FileLimits) {
     detail: z.record(z.string(), z.union([message, z.number(), z.boolean(), z.null()])).optional(),
   });
 
-  const stateName = z.enum(['waiting', 'running', 'terminated']);
+  const stateName = z.enum(CONTAINER_STATE_NAMES);
   const containerEvent = z.looseObject({
     ...base,
     kind: z.literal('container'),
-    type: z.enum(['ContainerStateChanged', 'ContainerStatusChanged', 'ContainerRemoved']),
+    type: z.enum(CONTAINER_EVENT_TYPES),
     podUid: keyId,
-    list: z.enum(['init', 'regular']),
+    list: z.enum(CONTAINER_LISTS),
     name: keyName,
     status: containerStatus.optional(),
     from: stateName.optional(),
@@ -238,13 +250,7 @@ export function buildSchema(limits: FileLimits) {
   const podEvent = z.looseObject({
     ...base,
     kind: z.literal('pod'),
-    type: z.enum([
-      'PodAdded',
-      'PodPhaseChanged',
-      'PodConditionChanged',
-      'PodUpdated',
-      'PodRemoved',
-    ]),
+    type: z.enum(POD_EVENT_TYPES),
     podUid: keyId,
     pod: podView.optional(),
     phase: short.optional(),
@@ -257,7 +263,7 @@ export function buildSchema(limits: FileLimits) {
   const nodeEvent = z.looseObject({
     ...base,
     kind: z.literal('node'),
-    type: z.enum(['NodeAdded', 'NodeUpdated', 'NodeConditionChanged', 'NodeRemoved']),
+    type: z.enum(NODE_EVENT_TYPES),
     endpoint: short.optional(),
     runtime: runtimeInfo.optional(),
     runtimeConditions: z.array(runtimeCondition).optional(),
@@ -274,7 +280,7 @@ export function buildSchema(limits: FileLimits) {
     type: z.literal('Event'),
     reason: short,
     message,
-    eventType: z.enum(['Normal', 'Warning']),
+    eventType: z.enum(K8S_EVENT_SEVERITIES),
     involvedObject: z.looseObject({
       kind: short,
       name: short,
