@@ -59,11 +59,19 @@ function git(root: string, args: string[]): string | undefined {
   }
 }
 
-async function bundleCli(root: string, outfile: string): Promise<void> {
+/** The CLI's bundles: `podscope.mjs` (every command) and `agent.mjs` (the agent alone). */
+async function bundleCli(root: string, outdir: string): Promise<void> {
   const { build } = await import('esbuild');
   await build({
-    entryPoints: [join(root, 'deploy', 'image', 'cli.ts')],
-    outfile,
+    entryPoints: {
+      podscope: join(root, 'deploy', 'image', 'cli.ts'),
+      agent: join(root, 'deploy', 'image', 'agent.ts'),
+    },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    // What both use (the engine, the CRI client, NATS) is one shared chunk, not two copies.
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -100,8 +108,8 @@ export async function buildImage(o: ImageBuildOptions): Promise<ImageBuildResult
   const context = mkdtempSync(join(tmpdir(), 'podscope-image-'));
   try {
     log('bundling the CLI (esbuild) …');
-    const cliBundle = join(context, 'cli.mjs');
-    await bundleCli(root, cliBundle);
+    const cliDir = join(context, 'cli');
+    await bundleCli(root, cliDir);
 
     log('assembling the root file system …');
     execFileSync('tar', ['-xzf', runtime, '-C', context, 'package/bin/node', 'package/LICENSE']);
@@ -111,14 +119,14 @@ export async function buildImage(o: ImageBuildOptions): Promise<ImageBuildResult
       root,
       nodeBinary: join(context, 'package', 'bin', 'node'),
       nodeLicense: join(context, 'package', 'LICENSE'),
-      cliBundle,
+      cliDir,
       strip,
     });
     const layerTar = join(context, 'rootfs.tar');
     packRootfs(rootfs, layerTar, Number.isFinite(mtime) ? mtime : 0);
     rmSync(rootfs, { recursive: true, force: true });
     rmSync(join(context, 'package'), { recursive: true, force: true });
-    rmSync(cliBundle);
+    rmSync(cliDir, { recursive: true });
 
     log(`building ${ref} (buildah, FROM scratch) …`);
     const storage = buildahStorage(cacheDir);

@@ -1,5 +1,6 @@
 // The image's entry point (/app/podscope.mjs): `console` (the default) serves the web console
-// with Next's standalone server; any other command is the podscope CLI (`agent`, `snapshot`, …).
+// with Next's standalone server; `agent` loads the agent's own bundle (a DaemonSet's memory
+// budget); any other command is the podscope CLI (`snapshot`, `watch`, …).
 // Plain JavaScript run by node itself: the image has no shell.
 const [command = 'console', ...rest] = process.argv.slice(2);
 
@@ -12,5 +13,5 @@ if (command === 'console') {
   await import('./server.js');
 } else {
   process.argv.splice(2, Infinity, command, ...rest);
-  await import('./cli/podscope.mjs');
+  await import(command === 'agent' ? './cli/agent.mjs' : './cli/podscope.mjs');
 }

@@ -72,7 +72,8 @@ export function assembleRootfs(o: {
   root: string;
   nodeBinary: string;
   nodeLicense: string;
-  cliBundle: string;
+  /** The CLI's bundles (podscope.mjs, agent.mjs). */
+  cliDir: string;
   strip: boolean;
 }): { rootfs: string; libs: string[] } {
   const rootfs = join(o.context, 'rootfs');
@@ -105,8 +106,7 @@ export function assembleRootfs(o: {
   copyTree(join(o.root, '.next', 'static'), join(app, '.next', 'static'));
   if (existsSync(join(o.root, 'public'))) copyTree(join(o.root, 'public'), join(app, 'public'));
   copyTree(join(o.root, 'proto'), join(app, 'proto'));
-  mkdir(join(app, 'cli'));
-  copyFileSync(o.cliBundle, join(app, 'cli', 'podscope.mjs'));
+  cpSync(o.cliDir, join(app, 'cli'), { recursive: true });
   copyFileSync(join(o.root, 'deploy', 'image', 'entry.mjs'), join(app, 'podscope.mjs'));
 
   // glibc and libstdc++ as node and every native addon link them, from this host.
