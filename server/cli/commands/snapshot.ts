@@ -2,6 +2,9 @@
  * `podscope snapshot --cri [NAME=]ENDPOINT … [--json]`: read each runtime once and print what the
  * kubelet would say about every node and pod. The derivation is the engine's own (one relist
  * into an in-memory timeline), so the CLI and the console cannot disagree.
+ *
+ * `podscope snapshot --server URL [--json]`: the same document from a running console (any
+ * replica), read through its `cluster.snapshot` query; a token from --token or PODSCOPE_TOKEN.
  */
 import type { V1NodeCondition, V1PodStatus } from '@kubernetes/client-node';
 import { formatExplanation } from '@/lib/i18n/format';
@@ -14,11 +17,15 @@ import { engineStore } from '@/server/engine/store-adapter';
 import { computeSnapshotDrift } from '@/server/kube';
 import { driftJson } from '@/server/kube/snapshot';
 import { openStore } from '@/server/store';
-import type { Command } from '../command';
+import { createTRPCClient, httpLink } from '@trpc/client';
+import { transformer } from '@/lib/timeline/codec';
+import type { AppRouter } from '@/server/trpc/root';
+import { UsageError, type Command } from '../command';
 import { criNodes, parse, parseDuration } from '../lib/args';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
 const usage = `Usage: podscope snapshot --cri [NAME=]ENDPOINT [--cri …] [--json] [--timeout 10s]
+       podscope snapshot --server URL [--json] [--token TOKEN]
 
 Reads each CRI endpoint once (Version, Status, ListPodSandbox, ListContainers, then
 PodSandboxStatus/ContainerStatus for every record) and prints the kubelet's view: node
@@ -28,6 +35,9 @@ conditions, and per pod its phase, conditions and container statuses with the re
   --json                  one JSON document on stdout (default: a readable summary)
   --timeout DURATION      deadline for each CRI call (default 10s)
   --kubeconfig PATH       also read the API server and add "drift" to each pod and node
+  --server URL            read a running console instead (http://127.0.0.1:3000); the same
+                          document, every node it shows
+  --token TOKEN           the console's access token (default: PODSCOPE_TOKEN)
 
 Exit status: 0 on success; 1 with a one-line error when an endpoint cannot be read.`;
 
@@ -100,6 +110,45 @@ export function snapshotDocument(
   nodes: readonly NodeEndpoint[],
 ): { nodes: SnapshotNode[] } {
   return { nodes: nodes.map((n) => snapshotNode(state, n)) };
+}
+
+/** The snapshot document of a running console, read through its tRPC `cluster.snapshot` query. */
+export async function takeServerSnapshot(
+  server: string,
+  options: { token?: string; timeoutMs: number },
+): Promise<{ nodes: SnapshotNode[] }> {
+  let base: URL;
+  try {
+    base = new URL(server);
+  } catch {
+    throw new UsageError(`--server ${server}: give the console's URL, e.g. http://127.0.0.1:3000`);
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:')
+    throw new UsageError(`--server ${server}: an http:// or https:// URL`);
+  const url = new URL('api/trpc', base.href.endsWith('/') ? base : `${base.href}/`).href;
+  const client = createTRPCClient<AppRouter>({
+    links: [
+      httpLink({
+        url,
+        transformer,
+        headers: () => (options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        fetch: (input, init) =>
+          fetch(input, { ...init, signal: AbortSignal.timeout(options.timeoutMs) }),
+      }),
+    ],
+  });
+  let state: ClusterState;
+  try {
+    state = await client.cluster.snapshot.query();
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new Error(`cannot read the console at ${base.origin}: ${why.split('\n')[0] ?? why}`);
+  }
+  const names = Object.keys(state.nodes).sort();
+  return snapshotDocument(
+    state,
+    names.map((name) => ({ name, endpoint: state.nodes[name]?.endpoint ?? '', lab: false })),
+  );
 }
 
 function snapshotNode(state: ClusterState, n: NodeEndpoint): SnapshotNode {
@@ -191,13 +240,21 @@ export const snapshotCommand: Command = {
       json: { type: 'boolean', default: false },
       timeout: { type: 'string', default: '10s' },
       kubeconfig: { type: 'string' },
+      server: { type: 'string' },
+      token: { type: 'string' },
     });
-    const nodes = criNodes(values.cri);
-    const doc = await takeSnapshot(
-      nodes,
-      parseDuration(values.timeout, '--timeout'),
-      values.kubeconfig,
-    );
+    const timeoutMs = parseDuration(values.timeout, '--timeout');
+    if (values.server !== undefined && (values.cri || values.kubeconfig))
+      throw new UsageError('give either --server or --cri (and --kubeconfig), not both');
+    const doc =
+      values.server !== undefined
+        ? await takeServerSnapshot(values.server, {
+            timeoutMs,
+            ...((values.token ?? process.env.PODSCOPE_TOKEN)
+              ? { token: values.token ?? process.env.PODSCOPE_TOKEN }
+              : {}),
+          })
+        : await takeSnapshot(criNodes(values.cri), timeoutMs, values.kubeconfig);
     process.stdout.write(
       values.json ? `${JSON.stringify(toJsonValue(doc))}\n` : `${snapshotSummary(doc)}\n`,
     );
