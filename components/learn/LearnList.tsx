@@ -5,6 +5,7 @@
  */
 import { useTranslations } from 'next-intl';
 import { Link } from '@/i18n/navigation';
+import { CONCEPT_GROUPS } from '@/lib/learn/concepts';
 import type { WalkthroughSummary } from './types';
 import { resumeStep, statusOf, type ProgressStatus } from './progress';
 import { LearnTop } from './LearnTop';
@@ -54,11 +55,11 @@ function Card({ w }: { w: WalkthroughSummary }) {
         </span>
         <StatusBadge status={status} />
       </div>
-      <h2>
+      <h3>
         <Link href={href} className="ps-learn-card-title">
           {t(w.title)}
         </Link>
-      </h2>
+      </h3>
       <p className="ps-learn-summary">{t(w.summary)}</p>
       <ul className="ps-learn-topics" aria-label={tl('topics')}>
         {w.topics.map((topic) => (
@@ -134,11 +135,27 @@ export function LearnList() {
             </button>
           </p>
         ) : (
-          <ul className="ps-learn-cards">
-            {items.map((w) => (
-              <Card key={w.id} w={w} />
-            ))}
-          </ul>
+          CONCEPT_GROUPS.map((group) => {
+            const cards = items.filter((w) => w.group === group);
+            if (cards.length === 0) return null;
+            return (
+              <section
+                key={group}
+                className="ps-learn-group"
+                aria-labelledby={`learn-group-${group}`}
+                data-concept-group={group}
+              >
+                <h2 id={`learn-group-${group}`} className="ps-learn-group-title">
+                  {t(`groups.${group}`)}
+                </h2>
+                <ul className="ps-learn-cards">
+                  {cards.map((w) => (
+                    <Card key={w.id} w={w} />
+                  ))}
+                </ul>
+              </section>
+            );
+          })
         )}
       </main>
     </div>

@@ -49,6 +49,7 @@ describe('LearnService', () => {
       summary: 'scenarios.oomkilled.summary',
       level: 'beginner',
       topics: ['OOMKilled', 'resources.limits.memory', 'CrashLoopBackOff', 'lastState'],
+      group: 'restarts',
       steps: 4,
       questions: 3,
     });

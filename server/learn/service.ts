@@ -5,6 +5,7 @@
  * expected outcome; anything else is recorded afresh. Recordings run one at a time (each keeps a
  * simulated node, the driver and the engine busy).
  */
+import { CONCEPTS } from '@/lib/learn/concepts';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,6 +48,7 @@ export function summarize(s: Scenario): WalkthroughSummary {
     summary: s.summary,
     level: s.level,
     topics: s.topics,
+    group: s.concepts[0] ? CONCEPTS[s.concepts[0]].group : 'lifecycle',
     steps: s.steps.length,
     questions: Object.keys(QUESTIONS[s.id] ?? {}).length,
   };

@@ -6,6 +6,7 @@
  */
 import type { TimelineEvent } from '@/lib/timeline/events';
 import type { ClusterState } from '@/lib/timeline/state';
+import type { ConceptGroup } from '@/lib/learn/concepts';
 import type { Expectation, Scenario, Step } from '@/server/scenarios/schema';
 
 /** The drawn layers, as the console names them (`data-layer`). */
@@ -95,6 +96,8 @@ export interface WalkthroughSummary {
   summary: string;
   level: Scenario['level'];
   topics: string[];
+  /** The /learn group it is listed under (the group of its first concept, lib/learn/concepts.ts). */
+  group: ConceptGroup;
   /** Steps a learner goes through (every step of the scenario). */
   steps: number;
   /** Steps with a question. */

@@ -3,6 +3,7 @@
  * when the library loads, so a broken file fails loudly and early with the path of the bad field.
  */
 import { z } from 'zod';
+import { CONCEPTS, type ConceptId } from '@/lib/learn/concepts';
 
 /** `500ms`, `10s`, `2m`, `1m30s`: durations in scenario time (the simulator's clock when sped up). */
 const DURATION = /^(?:(\d+)m)?(?:(\d+)s)?(?:(\d+)ms)?$/;
@@ -164,6 +165,8 @@ export const Scenario = z
     level: z.enum(['beginner', 'intermediate', 'advanced']),
     /** Kubernetes terms this scenario teaches, exactly as kubectl prints them. */
     topics: z.array(z.string()).default([]),
+    /** Concepts of concepts.ts this scenario teaches (what /learn groups by). */
+    concepts: z.array(z.enum(Object.keys(CONCEPTS) as [ConceptId, ...ConceptId[]])).min(1),
     /** Suggested driver settings (the runner's caller decides). */
     driver: z.strictObject({ backoffScale: z.number().positive().optional() }).optional(),
     pods: z.record(PodRef, PodTemplate),
