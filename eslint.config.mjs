@@ -24,6 +24,19 @@ const nodeOnly = [
 const SERVER_PATH = '^(@/server|(\\.\\.?/)+server)(/|$)';
 const isServerPath = (source) => new RegExp(SERVER_PATH).test(source);
 
+/** The imports client code may not make: server/ (types per `allowTypeImports`), Node built-ins. */
+const clientImports = ({ allowTypeImports, message }) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        { regex: SERVER_PATH, allowTypeImports, message },
+        { group: nodeOnly, message: 'Client code cannot use Node built-ins.' },
+      ],
+    },
+  ],
+});
+
 /** A module marked 'use client' imports nothing from server/ (not even types). */
 const noServerInClient = {
   meta: {
@@ -154,39 +167,18 @@ export default tseslint.config(
     // browser receives is typed from the router (RouterOutputs, trpc/client.ts).
     files: ['components/**/*.{ts,tsx}', 'trpc/**/*.{ts,tsx}'],
     ignores: ['trpc/client.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: SERVER_PATH,
-              message: 'server/ is Node-only; type what the client receives with RouterOutputs.',
-            },
-            { group: nodeOnly, message: 'Client code cannot use Node built-ins.' },
-          ],
-        },
-      ],
-    },
+    rules: clientImports({
+      allowTypeImports: false,
+      message: 'server/ is Node-only; type what the client receives with RouterOutputs.',
+    }),
   },
   {
     // The one door: the tRPC client names the router's type (and nothing else from server/).
     files: ['trpc/client.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: SERVER_PATH,
-              allowTypeImports: true,
-              message: 'server/ is Node-only; import the router type only.',
-            },
-            { group: nodeOnly, message: 'Client code cannot use Node built-ins.' },
-          ],
-        },
-      ],
-    },
+    rules: clientImports({
+      allowTypeImports: true,
+      message: 'server/ is Node-only; import the router type only.',
+    }),
   },
   {
     // Routes are server code except the files marked 'use client', which are client code.
