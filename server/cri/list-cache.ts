@@ -150,10 +150,7 @@ export class ListDecoder<T> {
   constructor(private readonly decodeFrames: (response: Buffer) => T[]) {}
 
   decode(bytes: Buffer): T[] {
-    if (
-      bytes.length === this.lastLength &&
-      bytes.compare(this.last, 0, this.lastLength) === 0
-    ) {
+    if (bytes.length === this.lastLength && bytes.compare(this.last, 0, this.lastLength) === 0) {
       this.lastDecoded = 0;
       this.lastUnchanged = true;
       return this.values.slice();
