@@ -4,6 +4,10 @@
  * time-based re-evaluation, the node conditions — turned into derived timeline events, each with
  * its cause (the seq of the CRI event behind it) and its why.
  *
+ * The per-node state lives in two parts: node-status.ts (the runtime's Status, node conditions,
+ * readiness) and pod-deriver.ts (back-off, clock offset, pod derivation); this module runs the
+ * watcher, numbers and emits what they return, and decides which pods to derive when.
+ *
  * Module boundary: a NodeEngine needs a runtime client and nothing else — no store, no bus, no
  * other node. It holds this node's latest full state (`view()`, folded through the one reducer
  * from the events it emitted) and hands every batch to `onEvents`. The server's façade
@@ -14,37 +18,19 @@
  * the recorder's, so causes are server-wide seqs. A receiver that renumbers a batch must map the
  * `cause` fields with it (a cause always names an earlier event of the same batch).
  */
-import { emptyBackoff, generateNodeConditions, recordRestart } from '@/lib/kubelet';
-import type {
-  BackoffState,
-  FeatureGates,
-  NodeConditionsResult,
-  NodeReadiness,
-  NodeTimings,
-} from '@/lib/kubelet';
-import type { NodeResources, RuntimeCondition, RuntimeInfo } from '@/lib/kubelet/runtime';
-import type { RuntimePodStatus } from '@/lib/kubelet/runtime';
+import type { BackoffState, FeatureGates } from '@/lib/kubelet';
+import type { RuntimeInfo } from '@/lib/kubelet/runtime';
 import type { TimelineEvent, UnsequencedEvent } from '@/lib/timeline/events';
 import { reduce } from '@/lib/timeline/reducer';
-import { own, type ClusterState, type NodeView, type PodView } from '@/lib/timeline/state';
-import { ClockOffset, describeOffset, shiftPodTimes } from './clock-offset';
-import type { Transition } from './diff';
+import { own, type ClusterState, type NodeView } from '@/lib/timeline/state';
+import type { LogFn, LogLevel } from '@/server/log';
 import { DueDeadlines } from './due';
 import type { HintProvider } from './hints';
-import { resolveHostIPs } from './host-ips';
 import type { EngineMetrics } from './metrics';
-import { nodeEvents } from './node-events';
+import { NodeStatus } from './node-status';
 import { NodeWatcher, type Clock, type RelistOutcome, type WatcherSink } from './node-watcher';
-import { derivePodView } from './pod-view';
-import { podEvents } from './pod-events';
-import {
-  causeOf,
-  conditionDetail,
-  numberTransitions,
-  runtimePodOf,
-  withSeq,
-} from './relist-events';
-import type { LogFn, LogLevel } from '@/server/log';
+import { PodDeriver } from './pod-deriver';
+import { causeOf, numberTransitions, runtimePodOf, withSeq } from './relist-events';
 import type { RuntimeClient, RuntimeStatusReport } from './runtime-client';
 import { nodeTimings, type EngineTimings } from './timings';
 
@@ -95,20 +81,8 @@ export class NodeEngine {
   private state: ClusterState;
   private readonly clock: Clock;
   private readonly seq: () => number;
-  private readonly startedAt: number;
-  private readonly timings: NodeTimings;
-  private backoff: BackoffState;
-  private runtimeConditions: RuntimeCondition[] | undefined;
-  private statusError: string | undefined;
-  private resources: NodeResources | undefined;
-  /** Last Status that found RuntimeReady true (the kubelet's lastBaseRuntimeSync). */
-  private lastStatusAt: number | undefined;
-  private pressureObservedAt: NodeConditionsResult['pressureObservedAt'] = {};
-  private ready: NodeReadiness;
-  /** The node's clock against ours (runtime times are compared with "now" through it). */
-  private readonly clockOffset: ClockOffset;
-  /** When the previous successful relist finished (our time). */
-  private lastRelistedAt: number | undefined;
+  private readonly status: NodeStatus;
+  private readonly pods: PodDeriver;
   /**
    * Pods that changed in the previous relist: derived once more, as the kubelet syncs a pod again
    * after a change (its first status after an exit shows Terminated; the back-off shows next).
@@ -121,11 +95,21 @@ export class NodeEngine {
     this.clock = options.clock ?? { now: () => Date.now() };
     let local = 0;
     this.seq = options.seq ?? (() => ++local);
-    this.startedAt = options.startedAt ?? this.clock.now();
-    this.timings = nodeTimings(options.timings);
-    this.backoff = options.backoff?.() ?? emptyBackoff();
-    this.ready = { status: 'True', since: this.clock.now() };
-    this.clockOffset = new ClockOffset({ toleranceMs: 2 * options.timings.relistMs + 2_000 });
+    const timings = nodeTimings(options.timings);
+    const now = this.clock.now();
+    this.status = new NodeStatus(options.name, options.startedAt ?? now, timings, now);
+    this.pods = new PodDeriver({
+      node: options.name,
+      timings,
+      relistMs: options.timings.relistMs,
+      ...(options.providers ? { providers: options.providers } : {}),
+      ...(options.gates ? { gates: options.gates } : {}),
+      ...(options.backoff ? { backoff: options.backoff } : {}),
+      ...(options.nodeIPs ? { nodeIPs: options.nodeIPs } : {}),
+      ...(options.detectedIPs ? { detectedIPs: options.detectedIPs } : {}),
+      ...(options.metrics ? { metrics: options.metrics } : {}),
+      ...(options.log ? { log: options.log } : {}),
+    });
     this.state = {
       seq: 0,
       t: 0,
@@ -205,7 +189,7 @@ export class NodeEngine {
       const previous = own(view.pods, uid);
       if (!previous) continue;
       const runtime = runtimePodOf(records, uid, previous);
-      events.push(...this.derivePod(runtime, previous, now, causes?.get(uid)));
+      events.push(...this.pods.derive(runtime, previous, now, this.status.ready, causes?.get(uid)));
     }
     this.emit(events);
   }
@@ -259,30 +243,7 @@ export class NodeEngine {
   };
 
   private onStatus(at: number, status: RuntimeStatusReport | undefined, error?: Error): void {
-    if (status) {
-      const changed = JSON.stringify(this.runtimeConditions) !== JSON.stringify(status.conditions);
-      this.runtimeConditions = status.conditions;
-      this.statusError = undefined;
-      this.resources = status.node ?? this.resources;
-      if (status.conditions.some((c) => c.type === 'RuntimeReady' && c.status))
-        this.lastStatusAt = at;
-      if (changed) {
-        const node = this.name;
-        this.emit([
-          {
-            kind: 'cri',
-            type: 'RuntimeConditionChanged',
-            source: 'relist',
-            node,
-            t: at,
-            detail: conditionDetail(status.conditions),
-          },
-          { kind: 'node', type: 'NodeUpdated', node, t: at, runtimeConditions: status.conditions },
-        ]);
-      }
-    } else {
-      this.statusError = error?.message ?? 'Status failed';
-    }
+    this.emit(this.status.statusRead(at, status, error));
     this.evaluate(at);
   }
 
@@ -327,7 +288,7 @@ export class NodeEngine {
     );
     const t = o.finishedAt;
     const view = this.view();
-    const clockMoved = this.observeClock(o);
+    const clockMoved = this.pods.observeClock(o);
 
     // 1. What changed on the wire, numbered first so derived events can name their cause.
     const cri: TimelineEvent[] = [];
@@ -341,9 +302,7 @@ export class NodeEngine {
     }
     const { events, podCause, containerCause } = numberTransitions(o, () => this.seq());
     cri.push(...events);
-    // The kubelet's back-off: a new attempt after an exit advances the container's back-off.
-    for (const tr of o.transitions)
-      if (tr.type === 'ContainerCreated' && tr.container) this.noteRestart(o, tr);
+    this.pods.noteRestarts(o);
 
     // 2. What it meant, for every pod touched now or due for a time-based re-evaluation.
     const derived: UnsequencedEvent[] = [];
@@ -375,90 +334,20 @@ export class NodeEngine {
         continue;
       }
       derived.push(
-        ...this.derivePod(runtime, previous, t, podCause.get(uid), containerCause.get(uid)),
+        ...this.pods.derive(
+          runtime,
+          previous,
+          t,
+          this.status.ready,
+          podCause.get(uid),
+          containerCause.get(uid),
+        ),
       );
     }
     this.emitNumbered([...cri, ...derived.map((e) => withSeq(e, this.seq()))]);
     // Pods derived with the old clock offset compared times wrongly: derive them all again.
     if (clockMoved) this.rederive(new Set(Object.keys(this.view()?.pods ?? {})));
     this.evaluate(t);
-  }
-
-  /**
-   * Feeds the node's clock offset with the runtime times of transitions that a relist keeping up
-   * with the node found (clock-offset.ts); true when the applied offset changed.
-   */
-  private observeClock(o: RelistOutcome): boolean {
-    const keptUp =
-      o.source === 'events' ||
-      (this.lastRelistedAt !== undefined &&
-        o.startedAt - this.lastRelistedAt <= 2 * this.options.timings.relistMs + 1_000);
-    this.lastRelistedAt = o.finishedAt;
-    if (!keptUp || o.transitions.length === 0) return false;
-    const times = o.transitions.flatMap((tr) =>
-      tr.runtimeTime !== undefined ? [tr.runtimeTime] : [],
-    );
-    if (!this.clockOffset.observe(o.finishedAt, times)) return false;
-    const ms = this.clockOffset.ms;
-    this.options.metrics?.clockOffset.set({ node: o.node }, -ms / 1000);
-    this.log(
-      ms === 0
-        ? `${o.node}: the runtime's clock agrees with the server's again; runtime times are used as they are`
-        : `${o.node}: the runtime's clock is ${describeOffset(ms)} the server's; derived times are corrected by ${ms > 0 ? '+' : ''}${Math.round(ms / 1000)} s`,
-      ms === 0 ? 'info' : 'warn',
-    );
-    return true;
-  }
-
-  private derivePod(
-    runtime: RuntimePodStatus,
-    previous: PodView | undefined,
-    t: number,
-    podCause?: number,
-    containerCause?: ReadonlyMap<string, number>,
-  ): UnsequencedEvent[] {
-    const node = this.name;
-    const hostIPs = resolveHostIPs(
-      node,
-      this.options.providers ?? [],
-      this.options.nodeIPs,
-      this.options.detectedIPs,
-    );
-    const next = derivePodView({
-      node,
-      runtime: shiftPodTimes(runtime, this.clockOffset.ms, t),
-      previous,
-      providers: this.options.providers ?? [],
-      backoff: this.backoff,
-      now: t,
-      nodeReady: this.ready,
-      ...(this.options.gates ? { gates: this.options.gates } : {}),
-      timings: this.timings,
-      ...(hostIPs ? { hostIPs } : {}),
-    });
-    return podEvents(previous, next, {
-      t,
-      node,
-      ...(podCause !== undefined ? { podCause } : {}),
-      ...(containerCause ? { containerCause } : {}),
-    });
-  }
-
-  private noteRestart(o: RelistOutcome, tr: Transition): void {
-    let previousExit: number | undefined;
-    for (const c of o.previousContainers.values()) {
-      if (c.name !== tr.container || c.id === tr.id) continue;
-      if ((c.labels['io.kubernetes.pod.uid'] ?? '') !== tr.podUid && c.sandboxId === '') continue;
-      if (c.state === 'exited' && c.finishedAt !== undefined)
-        previousExit = Math.max(previousExit ?? 0, c.finishedAt);
-    }
-    if (previousExit === undefined) return;
-    this.backoff = recordRestart(
-      this.backoff,
-      { podUid: tr.podUid, container: tr.container ?? '' },
-      previousExit + this.clockOffset.ms,
-      o.finishedAt,
-    );
   }
 
   private duePods(now: number): string[] {
@@ -470,28 +359,8 @@ export class NodeEngine {
   private evaluate(now: number): void {
     const view = this.view();
     if (!view) return;
-    const w = this.watcher;
-    const result = generateNodeConditions({
-      now,
-      ...(this.runtimeConditions ? { runtimeConditions: this.runtimeConditions } : {}),
-      ...(this.statusError ? { runtimeStatusError: this.statusError } : {}),
-      ...(w.lastRelistAt !== undefined ? { lastRelistAt: w.lastRelistAt } : {}),
-      ...(w.lastContactAt !== undefined ? { lastContactAt: w.lastContactAt } : {}),
-      ...(this.resources ? { resources: this.resources } : {}),
-      ...(this.lastStatusAt !== undefined ? { lastStatusAt: this.lastStatusAt } : {}),
-      oldConditions: view.conditions,
-      startedAt: this.startedAt,
-      timings: this.timings,
-      pressureObservedAt: this.pressureObservedAt,
-    });
-    this.pressureObservedAt = result.pressureObservedAt;
-    const events = nodeEvents(view, result.conditions, result.why, { t: now, node: this.name });
-    if (events.length === 0) return;
-    this.emit(events);
-    if (result.ready.status !== this.ready.status) {
-      this.ready = result.ready;
+    if (this.status.evaluate(view, now, this.watcher, (events) => this.emit(events)))
       // Node readiness changes every pod's Ready condition and eviction clock.
       this.rederive(new Set(Object.keys(this.view()?.pods ?? {})));
-    }
   }
 }
