@@ -82,7 +82,6 @@ export type ConceptId = keyof typeof CONCEPTS;
 /** Concepts no walkthrough teaches yet (issue 15's remaining walkthroughs). */
 export const NOT_YET_TAUGHT: readonly ConceptId[] = [
   'phase-unknown',
-  'start-error',
   'network-not-ready',
   'memory-pressure-eviction',
   'pleg-unhealthy',

@@ -43,6 +43,10 @@ export const QUESTIONS: Readonly<Record<string, Readonly<Record<string, Question
     apply: state(0),
     fix: state(1),
   },
+  'start-error': {
+    apply: state(0),
+    backoff: state(0, 'pod'),
+  },
   'job-succeeds': {
     apply: state(0),
     done: state(1),

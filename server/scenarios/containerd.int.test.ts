@@ -49,6 +49,7 @@ describe.skipIf(skip)('scenarios on real containerd (lab)', () => {
     'init-failure',
     'sidecar',
     'image-pull-backoff',
+    'start-error',
   ]) {
     it(`${id} reaches every expected outcome`, { timeout: 240_000 }, async () => {
       const scenario = findScenario(id);

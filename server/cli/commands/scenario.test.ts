@@ -23,9 +23,9 @@ describe('podscope scenario', () => {
     const io = capture();
     expect(await main(['scenario', 'list'])).toBe(0);
     const lines = io.out().trim().split('\n');
-    // One line per scenario in the library (16 since the probe and hook walkthroughs).
+    // One line per scenario in the library (17 since the StartError walkthrough).
     expect(lines.length).toBe(loadLibrary().length);
-    expect(lines.length).toBeGreaterThanOrEqual(16);
+    expect(lines.length).toBeGreaterThanOrEqual(17);
     expect(lines[0]).toMatch(/^crashloop\s+CrashLoopBackOff: a container that keeps crashing$/);
   });
 

@@ -18,6 +18,7 @@ import readinessProbe from './readiness-probe.json';
 import restartPolicies from './restart-policies.json';
 import runtimeNotReady from './runtime-not-ready.json';
 import sidecar from './sidecar.json';
+import startError from './start-error.json';
 import startupProbe from './startup-probe.json';
 
 /** File name (without .json) → raw content, unvalidated. */
@@ -26,6 +27,7 @@ export const RAW_SCENARIOS: ReadonlyArray<readonly [string, unknown]> = [
   ['image-pull-backoff', imagePullBackoff],
   ['oomkilled', oomkilled],
   ['config-error', configError],
+  ['start-error', startError],
   ['job-succeeds', jobSucceeds],
   ['job-fails', jobFails],
   ['restart-policies', restartPolicies],
