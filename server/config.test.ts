@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseNodeSpec } from './config';
+import { ConfigError, loadConfig, maxContainerRestartPeriodFor, parseNodeSpec } from './config';
 
 const dir = mkdtempSync(join(tmpdir(), 'podscope-config-'));
 const file = (name: string, content: string) => {
@@ -33,6 +33,44 @@ describe('loadConfig', () => {
       { name: 'node-2', endpoint: 'tcp://127.0.0.1:9000', lab: true },
     ]);
     expect(c.periods.relistMs).toBe(250);
+  });
+
+  it('crashLoopBackOff.maxContainerRestartPeriod: 300 s by default, MS and NODE=MS from the environment, per node from the file', () => {
+    const d = loadConfig({});
+    expect(d.crashLoopBackOff).toEqual({ maxContainerRestartPeriodMs: 300_000, byNode: {} });
+    expect(maxContainerRestartPeriodFor(d.crashLoopBackOff, 'node-a')).toBe(300_000);
+    const c = loadConfig({
+      PODSCOPE_MAX_CONTAINER_RESTART_PERIOD_MS: '60000, node-b=5000',
+    });
+    expect(maxContainerRestartPeriodFor(c.crashLoopBackOff, 'node-a')).toBe(60_000);
+    expect(maxContainerRestartPeriodFor(c.crashLoopBackOff, 'node-b')).toBe(5000);
+    const f = loadConfig({
+      PODSCOPE_CONFIG: file(
+        'backoff.json',
+        JSON.stringify({ crashLoopBackOff: { byNode: { 'node-c': 2000 } } }),
+      ),
+      PODSCOPE_MAX_CONTAINER_RESTART_PERIOD_MS: 'node-d=1000',
+    });
+    expect(f.crashLoopBackOff).toEqual({
+      maxContainerRestartPeriodMs: 300_000,
+      byNode: { 'node-c': 2000, 'node-d': 1000 },
+    });
+  });
+
+  it('refuses a restart period outside 1 s–300 s or not in MS / NODE=MS form, saying where', () => {
+    for (const [value, msg] of [
+      ['999', /crashLoopBackOff\.maxContainerRestartPeriodMs: must be at least 1000 ms/],
+      ['node-a=300001', /crashLoopBackOff\.byNode\.node-a: must be at most 300000 ms/],
+      ['5m', /"5m" is not MS or NODE=MS/],
+      ['=1000', /"=1000" is not MS or NODE=MS/],
+      ['1000,2000', /every node is given twice/],
+      ['a=1000,a=2000', /a is given twice/],
+    ] as const) {
+      expect(() => loadConfig({ PODSCOPE_MAX_CONTAINER_RESTART_PERIOD_MS: value })).toThrow(msg);
+      expect(() => loadConfig({ PODSCOPE_MAX_CONTAINER_RESTART_PERIOD_MS: value })).toThrow(
+        ConfigError,
+      );
+    }
   });
 
   it('refuses a non-loopback bind without a token', () => {

@@ -9,6 +9,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { CLIENT_MAX_BATCH } from '@/lib/transport';
+import { KUBELET_DEFAULTS, MAX_CONTAINER_RESTART_PERIOD_RANGE_MS } from '@/lib/kubelet/timings';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 import { parseNodeIPs } from '@/server/engine/host-ips';
 
@@ -25,6 +26,65 @@ export type NodeEndpoint = z.infer<typeof NodeEndpointSchema>;
 const ms = (def: number) => z.coerce.number().int().positive().default(def);
 const count = (def: number, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number().int().min(1).max(max).default(def);
+
+const RESTART_RANGE = MAX_CONTAINER_RESTART_PERIOD_RANGE_MS;
+const restartPeriodMs = z.coerce
+  .number()
+  .int()
+  .min(RESTART_RANGE.min, 'must be at least 1000 ms (the kubelet accepts 1s–300s)')
+  .max(RESTART_RANGE.max, 'must be at most 300000 ms (the kubelet accepts 1s–300s)');
+
+/** The kubelet's crashLoopBackOff.maxContainerRestartPeriod: for every node, and per node. */
+export const CrashLoopBackOffSchema = z
+  .object({
+    maxContainerRestartPeriodMs: restartPeriodMs.default(
+      KUBELET_DEFAULTS.maxContainerRestartPeriodMs,
+    ),
+    byNode: z.record(z.string().min(1).max(253), restartPeriodMs).default({}),
+  })
+  .default({
+    maxContainerRestartPeriodMs: KUBELET_DEFAULTS.maxContainerRestartPeriodMs,
+    byNode: {},
+  });
+export type CrashLoopBackOffConfig = z.infer<typeof CrashLoopBackOffSchema>;
+
+/** A node's container back-off maximum: its own, else every node's. */
+export const maxContainerRestartPeriodFor = (c: CrashLoopBackOffConfig, node: string): number =>
+  Object.prototype.hasOwnProperty.call(c.byNode, node)
+    ? (c.byNode[node] ?? c.maxContainerRestartPeriodMs)
+    : c.maxContainerRestartPeriodMs;
+
+/**
+ * PODSCOPE_MAX_CONTAINER_RESTART_PERIOD_MS: `MS` for every node and/or `NODE=MS`, comma-separated.
+ * Values are passed on as written; the schema checks the range.
+ */
+export function parseRestartPeriods(value: string): {
+  maxContainerRestartPeriodMs?: string;
+  byNode: Record<string, string>;
+} {
+  const out: { maxContainerRestartPeriodMs?: string; byNode: Record<string, string> } = {
+    byNode: {},
+  };
+  for (const raw of value
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    const eq = raw.indexOf('=');
+    const node = eq >= 0 ? raw.slice(0, eq).trim() : '';
+    const ms = (eq >= 0 ? raw.slice(eq + 1) : raw).trim();
+    if (!/^\d+$/.test(ms) || (eq >= 0 && !node))
+      throw new ConfigError(
+        `PODSCOPE_MAX_CONTAINER_RESTART_PERIOD_MS: "${raw}" is not MS or NODE=MS (milliseconds, 1000–300000)`,
+      );
+    if (node ? node in out.byNode : out.maxContainerRestartPeriodMs !== undefined)
+      throw new ConfigError(
+        `PODSCOPE_MAX_CONTAINER_RESTART_PERIOD_MS: ${node || 'every node'} is given twice ("${raw}")`,
+      );
+    if (node) out.byNode[node] = ms;
+    else out.maxContainerRestartPeriodMs = ms;
+  }
+  return out;
+}
 
 const DNS_NAME =
   /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
@@ -128,6 +188,8 @@ export const ConfigSchema = z.object({
       criTimeoutMs: ms(10_000),
     })
     .default({ ...DEFAULT_ENGINE_TIMINGS, criTimeoutMs: 10_000 }),
+  /** The kubelet's crash-loop back-off maximum (KubeletCrashLoopBackOffMax), for every node and per node. */
+  crashLoopBackOff: CrashLoopBackOffSchema,
   /**
    * Relist loops in worker threads: 'auto' (max(1, cores − 1) workers once 32 nodes are watched),
    * a number of workers, or 0 (every node in the main thread). Only for configured or connected
@@ -225,6 +287,8 @@ function fromEnv(env: Env): Record<string, unknown> {
   }
   if (env.PODSCOPE_SIM_DEMO !== undefined)
     set(['sim', 'demo'], env.PODSCOPE_SIM_DEMO !== '0' && env.PODSCOPE_SIM_DEMO !== 'false');
+  if (env.PODSCOPE_MAX_CONTAINER_RESTART_PERIOD_MS)
+    out.crashLoopBackOff = parseRestartPeriods(env.PODSCOPE_MAX_CONTAINER_RESTART_PERIOD_MS);
   if (env.PODSCOPE_CRI)
     out.nodes = env.PODSCOPE_CRI.split(',')
       .filter(Boolean)

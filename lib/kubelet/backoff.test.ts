@@ -10,11 +10,78 @@ import {
   backoffKey,
   backoffNext,
   backoffReset,
+  containerBackoff,
   formatPod,
   isInBackOffSince,
   isInBackOffSinceUpdate,
   newBackoff,
 } from './backoff';
+
+/** Restarts a container whose runs last `runMs` each, as doBackOff does; returns the windows (s). */
+function crashLoop(s0: ReturnType<typeof containerBackoff>, runs: number[]): number[] {
+  let s = s0;
+  let t = 0;
+  const seen: number[] = [];
+  for (const runMs of runs) {
+    const finishedAt = t + runMs;
+    const window = isInBackOffSince(s, 'k', finishedAt, finishedAt) ? backoffGet(s, 'k') : 0;
+    const restartAt = finishedAt + window;
+    s = backoffNext(s, 'k', finishedAt, restartAt);
+    seen.push(backoffGet(s, 'k') / 1000);
+    t = restartAt;
+  }
+  return seen;
+}
+
+describe('the kubelet container back-off (kubelet.go @ 000d9543: HasExpiredFunc 600 s, KubeletCrashLoopBackOffMax)', () => {
+  it('defaults: 10 s doubling to 300 s, reset 600 s after the last restart', () => {
+    expect(containerBackoff()).toEqual({
+      initialMs: 10_000,
+      maxMs: 300_000,
+      resetMs: 600_000,
+      entries: {},
+    });
+    expect(crashLoop(containerBackoff(), [1000, 1000, 1000, 1000, 1000, 1000, 1000])).toEqual([
+      10, 20, 40, 80, 160, 300, 300,
+    ]);
+  });
+
+  it('maxContainerRestartPeriod 60 s: capped at 60 s, and still reset only 600 s after the last restart — not at 2 × max', () => {
+    const s = containerBackoff(60_000);
+    expect(s).toMatchObject({ initialMs: 10_000, maxMs: 60_000, resetMs: 600_000 });
+    // a 121 s run is past 2 × max (client-go's default rule) but within 600 s: the window keeps growing
+    expect(crashLoop(s, [1000, 1000, 1000, 121_000, 1000])).toEqual([10, 20, 40, 60, 60]);
+    // a run that ends more than 600 s after the last restart starts again from 10 s
+    expect(crashLoop(s, [1000, 1000, 600_001])).toEqual([10, 20, 10]);
+    expect(crashLoop(s, [1000, 1000, 600_000])).toEqual([10, 20, 40]);
+  });
+
+  it('a maximum under 10 s is also the first window (newCrashLoopBackOff): a constant interval', () => {
+    expect(containerBackoff(2000)).toMatchObject({ initialMs: 2000, maxMs: 2000 });
+    expect(crashLoop(containerBackoff(2000), [100, 100, 100])).toEqual([2, 2, 2]);
+    expect(containerBackoff(1000)).toMatchObject({ initialMs: 1000, maxMs: 1000 });
+  });
+
+  it('a maximum outside 1 s–300 s is refused, as the kubelet validates its configuration', () => {
+    for (const bad of [999, 300_001, 0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => containerBackoff(bad)).toThrow(/between 1s and 300s/);
+    }
+  });
+
+  it('GC drops an entry 600 s after its last update whatever the maximum', () => {
+    const s = backoffNext(containerBackoff(30_000), 'k', 0, 1000);
+    expect(Object.keys(backoffGC(s, 1000 + 600_000).entries)).toEqual(['k']);
+    expect(Object.keys(backoffGC(s, 1000 + 600_001).entries)).toEqual([]);
+  });
+
+  it('scale multiplies every period, the reset included', () => {
+    expect(containerBackoff(300_000, 0.1)).toMatchObject({
+      initialMs: 1000,
+      maxMs: 30_000,
+      resetMs: 60_000,
+    });
+  });
+});
 
 describe('backoff', () => {
   it('slow back-off doubles from the initial value up to the cap (TestSlowBackoff)', () => {

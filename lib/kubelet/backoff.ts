@@ -8,10 +8,17 @@
  * Podscope's kubelet stand-in (server/driver) and the engine's inference share one implementation
  * and tests never sleep.
  *
- * Kubelet defaults (pkg/kubelet/kubelet.go): backOffPeriod 10 s, MaxContainerBackOff 300 s
- * (timings.ts).
+ * Newer client-go adds `HasExpiredFunc` (used by Next, IsInBackOffSince*, and GC in place of the
+ * 2 × max rule); the kubelet sets it on its container back-off to "600 s after the last update"
+ * (pkg/kubelet/kubelet.go @ 000d95431f9f9ef4bb8298f8b78684eacbb18fa0). Here that is `resetMs`: when
+ * set, an entry expires `resetMs` after its last update whatever the maximum; when absent, client-go's
+ * default 2 × max applies (the image pull back-off).
+ *
+ * Kubelet defaults (pkg/kubelet/kubelet.go): backOffPeriod 10 s, MaxContainerBackOff 300 s, the
+ * container back-off's maximum configurable per node (crashLoopBackOff.maxContainerRestartPeriod)
+ * — all in timings.ts.
  */
-import { KUBELET_DEFAULTS } from './timings';
+import { crashLoopBackOffPeriods, KUBELET_DEFAULTS } from './timings';
 import { finite, isObj, str } from './util';
 
 export interface BackoffEntry {
@@ -24,34 +31,59 @@ export interface BackoffEntry {
 export interface BackoffState {
   initialMs: number;
   maxMs: number;
+  /** HasExpiredFunc: an entry expires this long after its last update; absent: after 2 × maxMs. */
+  resetMs?: number;
   entries: Readonly<Record<string, BackoffEntry>>;
 }
 
 export const CONTAINER_BACKOFF_INITIAL_MS = KUBELET_DEFAULTS.backOffPeriodMs;
 export const CONTAINER_BACKOFF_MAX_MS = KUBELET_DEFAULTS.maxContainerBackOffMs;
 
-/** NewBackOff(initial, max) with the kubelet's container defaults. */
+/**
+ * NewBackOff(initial, max), client-go's rule: an entry expires after 2 × max without an update
+ * unless `resetMs` (a HasExpiredFunc of "resetMs after the last update") is given. Defaults: 10 s
+ * and 300 s, the image pull back-off's periods.
+ */
 export function newBackoff(
   initialMs: number = CONTAINER_BACKOFF_INITIAL_MS,
   maxMs: number = CONTAINER_BACKOFF_MAX_MS,
+  resetMs?: number,
 ): BackoffState {
+  const reset = finite(resetMs, -1);
   return {
     initialMs: Math.max(0, finite(initialMs, 0)),
     maxMs: Math.max(0, finite(maxMs, 0)),
+    ...(reset >= 0 ? { resetMs: reset } : {}),
     entries: {},
   };
 }
 
-/** The kubelet's container back-off with every period multiplied by `scale` (the demo runs faster). */
+/**
+ * The kubelet's container (crash loop) back-off for a node: newCrashLoopBackOff's first window and
+ * maximum for its crashLoopBackOff.maxContainerRestartPeriod (default 300 s; RangeError outside
+ * 1 s–300 s) and the 600 s reset, every period multiplied by `scale` (a demo runs faster).
+ */
+export function containerBackoff(
+  maxContainerRestartPeriodMs: number = KUBELET_DEFAULTS.maxContainerRestartPeriodMs,
+  scale = 1,
+): BackoffState {
+  const p = crashLoopBackOffPeriods(maxContainerRestartPeriodMs);
+  const k = Number.isFinite(scale) && scale > 0 ? scale : 1;
+  return newBackoff(p.initialMs * k, p.maxMs * k, p.resetMs * k);
+}
+
+/** The kubelet's default container back-off with every period multiplied by `scale`. */
 export function scaledBackoff(scale: number): BackoffState {
-  return newBackoff(CONTAINER_BACKOFF_INITIAL_MS * scale, CONTAINER_BACKOFF_MAX_MS * scale);
+  return containerBackoff(KUBELET_DEFAULTS.maxContainerRestartPeriodMs, scale);
 }
 
 function normalize(state: BackoffState | undefined): BackoffState {
-  if (!isObj(state)) return newBackoff();
+  if (!isObj(state)) return containerBackoff();
+  const reset = finite(state.resetMs, -1);
   return {
     initialMs: Math.max(0, finite(state.initialMs, CONTAINER_BACKOFF_INITIAL_MS)),
     maxMs: Math.max(0, finite(state.maxMs, CONTAINER_BACKOFF_MAX_MS)),
+    ...(reset >= 0 ? { resetMs: reset } : {}),
     entries: isObj(state.entries) ? state.entries : {},
   };
 }
@@ -65,10 +97,23 @@ function entryOf(state: BackoffState, id: string): BackoffEntry | undefined {
   };
 }
 
-/** hasExpired: after 2×max without an update the back-off starts again from the beginning. */
-export function hasExpired(eventTimeMs: number, lastUpdateMs: number, maxMs: number): boolean {
-  return eventTimeMs - lastUpdateMs > maxMs * 2;
+/**
+ * hasExpired: the back-off starts again from the beginning once eventTime is more than `resetMs`
+ * after the last update (the kubelet's HasExpiredFunc), or, without `resetMs`, more than 2 × max.
+ */
+export function hasExpired(
+  eventTimeMs: number,
+  lastUpdateMs: number,
+  maxMs: number,
+  resetMs?: number,
+): boolean {
+  const limit = typeof resetMs === 'number' && Number.isFinite(resetMs) ? resetMs : maxMs * 2;
+  return eventTimeMs - lastUpdateMs > limit;
 }
+
+/** hasExpired with the state's own rule. */
+const expired = (s: BackoffState, eventTimeMs: number, lastUpdateMs: number): boolean =>
+  hasExpired(eventTimeMs, lastUpdateMs, s.maxMs, s.resetMs);
 
 /** Get: the current back-off window for id (0 when there is none). */
 export function backoffGet(state: BackoffState | undefined, id: string): number {
@@ -93,7 +138,7 @@ export function backoffNext(
   const s = normalize(state);
   const e = entryOf(s, id);
   const backoffMs =
-    !e || hasExpired(finite(eventTimeMs, nowMs), e.lastUpdateMs, s.maxMs)
+    !e || expired(s, finite(eventTimeMs, nowMs), e.lastUpdateMs)
       ? s.initialMs
       : Math.min(e.backoffMs * 2, s.maxMs);
   return { ...s, entries: { ...s.entries, [id]: { backoffMs, lastUpdateMs: finite(nowMs, 0) } } };
@@ -118,7 +163,7 @@ export function isInBackOffSince(
   const s = normalize(state);
   const e = entryOf(s, id);
   if (!e) return false;
-  if (hasExpired(eventTimeMs, e.lastUpdateMs, s.maxMs)) return false;
+  if (expired(s, eventTimeMs, e.lastUpdateMs)) return false;
   return nowMs - eventTimeMs < e.backoffMs;
 }
 
@@ -131,17 +176,17 @@ export function isInBackOffSinceUpdate(
   const s = normalize(state);
   const e = entryOf(s, id);
   if (!e) return false;
-  if (hasExpired(eventTimeMs, e.lastUpdateMs, s.maxMs)) return false;
+  if (expired(s, eventTimeMs, e.lastUpdateMs)) return false;
   return eventTimeMs - e.lastUpdateMs < e.backoffMs;
 }
 
-/** GC: drop entries not updated for 2×max. */
+/** GC: drop entries that have expired at `nowMs` (not updated for resetMs, or 2 × max). */
 export function backoffGC(state: BackoffState | undefined, nowMs: number): BackoffState {
   const s = normalize(state);
   const entries: Record<string, BackoffEntry> = {};
   for (const [id, raw] of Object.entries(s.entries)) {
     const e = entryOf(s, id);
-    if (e && !(nowMs - e.lastUpdateMs > s.maxMs * 2)) entries[id] = raw;
+    if (e && !expired(s, nowMs, e.lastUpdateMs)) entries[id] = raw;
   }
   return { ...s, entries };
 }
@@ -163,8 +208,8 @@ export function backoffKey(
 export const formatPod = (pod: { name?: string; namespace?: string; uid?: string }): string =>
   `${str(pod.name)}_${str(pod.namespace)}(${str(pod.uid)})`;
 
-/** An empty back-off with the kubelet's container defaults (same as newBackoff()). */
-export const emptyBackoff = (): BackoffState => newBackoff();
+/** An empty back-off with the kubelet's container defaults (same as containerBackoff()). */
+export const emptyBackoff = (): BackoffState => containerBackoff();
 
 /** The container a back-off entry belongs to. Without name, namespace and hash the key uses the uid alone. */
 export interface BackoffRef {

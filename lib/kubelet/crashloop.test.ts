@@ -1,6 +1,6 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { backoffKey, backoffNext, newBackoff } from './backoff';
+import { backoffKey, backoffNext, containerBackoff, newBackoff } from './backoff';
 import { inferCrashLoops } from './crashloop';
 import { record, runtimeOf } from './testing/fixtures';
 
@@ -71,6 +71,29 @@ describe('inferCrashLoops', () => {
       now: 110_000,
     });
     expect(got.app).toMatchObject({ backoffMs: 20_000, nextRestartAt: 120_000, source: 'state' });
+  });
+  it('maxContainerRestartPeriod 60 s: the reconstructed window stops at 1m0s', () => {
+    const got = inferCrashLoops({
+      pod: pod(),
+      runtime: runtimeOf([exited({ restartCount: 12 })]),
+      backoff: containerBackoff(60_000),
+      now: 100_001,
+    });
+    expect(got.app).toMatchObject({
+      message: 'back-off 1m0s restarting failed container=app pod=web_default(u1)',
+      backoffMs: 60_000,
+      nextRestartAt: 160_000,
+    });
+  });
+  it('maxContainerRestartPeriod 60 s: a 200 s run (past 2 × max, within 600 s) keeps the back-off; a 601 s run resets it', () => {
+    const input = (startedAt: number, finishedAt: number) => ({
+      pod: pod(),
+      runtime: runtimeOf([exited({ startedAt, finishedAt, restartCount: 5 })]),
+      backoff: containerBackoff(60_000),
+      now: finishedAt + 1,
+    });
+    expect(inferCrashLoops(input(0, 200_000)).app).toMatchObject({ backoffMs: 60_000 });
+    expect(inferCrashLoops(input(0, 601_000))).toEqual({});
   });
   it('a run longer than 2×max resets the back-off: restart at once', () => {
     const got = inferCrashLoops({

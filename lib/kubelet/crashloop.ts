@@ -10,16 +10,17 @@
  * When the back-off state has no entry for the container (an engine that only observes), the
  * entry is reconstructed from the restart count annotation: after n restarts the kubelet has called
  * Next n times, so the window is initial·2^(n−1) (capped), last moved when this attempt was created.
- * A container that ran longer than 2×max before exiting gets a fresh back-off, as hasExpired says.
+ * A container whose run ended more than the reset period (600 s; 2 × max for a state without one)
+ * after the back-off last moved gets a fresh back-off, as the kubelet's HasExpiredFunc says.
  */
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import {
   backoffEntry,
   backoffKey,
   backoffKeyFor,
+  containerBackoff,
   formatPod,
   hasExpired,
-  newBackoff,
   type BackoffEntry,
   type BackoffState,
 } from './backoff';
@@ -77,9 +78,11 @@ export function inferCrashLoops(input: CrashLoopInput): Record<string, CrashLoop
   const out: Record<string, CrashLoop> = {};
   if (input.podIsTerminal) return out;
   const view = specOf(input.pod);
-  const state = isObj(input.backoff) ? input.backoff : newBackoff();
-  const initialMs = finite(state.initialMs, newBackoff().initialMs);
-  const maxMs = finite(state.maxMs, newBackoff().maxMs);
+  const defaults = containerBackoff();
+  const state = isObj(input.backoff) ? input.backoff : defaults;
+  const initialMs = finite(state.initialMs, defaults.initialMs);
+  const maxMs = finite(state.maxMs, defaults.maxMs);
+  const resetMs = isObj(input.backoff) ? state.resetMs : defaults.resetMs;
   const id = podIdentity(input.pod, input.runtime);
   const consider = (container: V1Container, isInit: boolean) => {
     const record = findContainerStatusByName(input.runtime, container.name);
@@ -108,7 +111,7 @@ export function inferCrashLoops(input: CrashLoopInput): Record<string, CrashLoop
       source = 'restartCount';
     }
     if (!entry) return;
-    if (hasExpired(finishedAt, entry.lastUpdateMs, maxMs)) return;
+    if (hasExpired(finishedAt, entry.lastUpdateMs, maxMs, resetMs)) return;
     if (!(input.now - finishedAt < entry.backoffMs)) return;
     out[container.name] = {
       reason: ErrCrashLoopBackOff,

@@ -76,6 +76,8 @@ export {
 export {
   DEFAULT_NODE_TIMINGS,
   KUBELET_DEFAULTS,
+  MAX_CONTAINER_RESTART_PERIOD_RANGE_MS,
+  crashLoopBackOffPeriods,
   resolveTimings,
   type NodeTimings,
 } from './timings';

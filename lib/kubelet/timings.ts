@@ -5,9 +5,17 @@
  * (kubernetes/kubernetes, read at the commits listed in docs/kubelet-semantics.md):
  * - pkg/kubelet/pleg/generic.go, pkg/kubelet/kubelet.go: genericPlegRelistPeriod 1 s,
  *   genericPlegRelistThreshold 3 min; maxWaitForContainerRuntime 30 s ("container runtime is
- *   down"); backOffPeriod 10 s and MaxContainerBackOff 300 s (the container and image back-offs,
- *   flowcontrol.NewBackOff(backOffPeriod, MaxContainerBackOff); an entry is reset after 2 × max
- *   without an update, client-go util/flowcontrol/backoff.go hasExpired);
+ *   down"); backOffPeriod 10 s and MaxContainerBackOff 300 s (the container and image back-offs);
+ * - pkg/kubelet/kubelet.go @ 000d95431f9f9ef4bb8298f8b78684eacbb18fa0 (NewMainKubelet): the
+ *   container back-off is flowcontrol.NewBackOff(base, boMax) with
+ *   `HasExpiredFunc = eventTime.Sub(lastUpdate) > 600*time.Second` — its entries reset (and are
+ *   garbage-collected by HandlePodCleanups' backOff.GC()) 600 s after the last restart whatever
+ *   the maximum; with the KubeletCrashLoopBackOffMax gate (beta, on since 1.35) boMax is the
+ *   kubelet configuration's crashLoopBackOff.maxContainerRestartPeriod (default MaxContainerBackOff,
+ *   pkg/kubelet/apis/config/v1beta1/defaults.go; validated to 1 s–300 s,
+ *   pkg/kubelet/apis/config/validation/validation.go @ 001332b0422071acf4860769f18e34b5e9b7c1bc)
+ *   and the first window is min(10 s, boMax). The image pull back-off keeps client-go's own rule:
+ *   reset after 2 × max without an update (util/flowcontrol/backoff.go hasExpired);
  * - pkg/kubelet/apis/config/v1beta1/defaults.go: syncFrequency 1 min, nodeStatusUpdateFrequency
  *   10 s, nodeStatusReportFrequency 5 min, evictionPressureTransitionPeriod 5 min;
  * - pkg/controller/nodelifecycle/config/v1alpha1/defaults.go: node-monitor-grace-period 50 s
@@ -40,9 +48,43 @@ export const KUBELET_DEFAULTS = Object.freeze({
   evictionPressureTransitionPeriodMs: 300_000,
   /** backOffPeriod: the first container restart and image pull back-off, and a failed sync's retry. */
   backOffPeriodMs: 10_000,
-  /** MaxContainerBackOff: the back-offs stop doubling here. */
+  /** MaxContainerBackOff: the back-offs stop doubling here (the image back-off always). */
   maxContainerBackOffMs: 300_000,
+  /** crashLoopBackOff.maxContainerRestartPeriod: the container back-off's maximum on a node. */
+  maxContainerRestartPeriodMs: 300_000,
+  /** The kubelet's HasExpiredFunc: a container back-off entry resets this long after its last restart. */
+  containerBackOffResetMs: 600_000,
 });
+
+/** validation.go: crashLoopBackOff.maxContainerRestartPeriod must be within 1 s–300 s. */
+export const MAX_CONTAINER_RESTART_PERIOD_RANGE_MS = Object.freeze({ min: 1_000, max: 300_000 });
+
+/**
+ * newCrashLoopBackOff (kubelet.go): the container back-off's first window and maximum for a node's
+ * crashLoopBackOff.maxContainerRestartPeriod — the maximum as configured, the first window 10 s
+ * unless the maximum is shorter. Throws a RangeError outside 1 s–300 s, as the kubelet refuses
+ * such a configuration.
+ */
+export function crashLoopBackOffPeriods(
+  maxContainerRestartPeriodMs: number = KUBELET_DEFAULTS.maxContainerRestartPeriodMs,
+): { initialMs: number; maxMs: number; resetMs: number } {
+  const { min, max } = MAX_CONTAINER_RESTART_PERIOD_RANGE_MS;
+  if (
+    typeof maxContainerRestartPeriodMs !== 'number' ||
+    !Number.isFinite(maxContainerRestartPeriodMs) ||
+    maxContainerRestartPeriodMs < min ||
+    maxContainerRestartPeriodMs > max
+  ) {
+    throw new RangeError(
+      `crashLoopBackOff.maxContainerRestartPeriod must be between 1s and 300s, got ${String(maxContainerRestartPeriodMs)} ms`,
+    );
+  }
+  return {
+    initialMs: Math.min(KUBELET_DEFAULTS.backOffPeriodMs, maxContainerRestartPeriodMs),
+    maxMs: maxContainerRestartPeriodMs,
+    resetMs: KUBELET_DEFAULTS.containerBackOffResetMs,
+  };
+}
 
 /** The periods the rules in lib/kubelet read (node conditions, eviction). */
 export interface NodeTimings {

@@ -10,7 +10,14 @@ import { advance, advanceUntil } from './testing/step';
 
 const BUSYBOX = 'podscope.local/busybox:1';
 
-function setup(opts: { backoffScale?: number; runtimeName?: string; lab?: boolean } = {}) {
+function setup(
+  opts: {
+    backoffScale?: number;
+    runtimeName?: string;
+    lab?: boolean;
+    maxContainerRestartPeriodMs?: number;
+  } = {},
+) {
   const clock = new ManualClock();
   const runtime = new FakeRuntime(clock);
   if (opts.runtimeName) runtime.runtimeName = opts.runtimeName;
@@ -21,6 +28,9 @@ function setup(opts: { backoffScale?: number; runtimeName?: string; lab?: boolea
     clock,
     ...(opts.backoffScale !== undefined ? { backoffScale: opts.backoffScale } : {}),
     ...(opts.lab !== undefined ? { lab: opts.lab } : {}),
+    ...(opts.maxContainerRestartPeriodMs !== undefined
+      ? { maxContainerRestartPeriodMs: opts.maxContainerRestartPeriodMs }
+      : {}),
     log: (l) => logs.push(l),
   });
   return { clock, runtime, driver, logs };
@@ -231,6 +241,26 @@ describe('restarts and CrashLoopBackOff', () => {
       /^back-off 1s restarting failed container=app/,
     );
     await driver.stop();
+  });
+
+  it("takes the node's maxContainerRestartPeriod: 2 s restarts every 2 s, never longer", async () => {
+    const { driver, runtime, clock } = setup({ maxContainerRestartPeriodMs: 2000 });
+    runtime.behaviourFor = () => ({ exitAfterMs: 100, exitCode: 1 });
+    const applied = await driver.apply(
+      pod('fast', { containers: [{ name: 'app', image: BUSYBOX }] }),
+    );
+    const uid = applied.metadata?.uid ?? '';
+    const starts = () => runtime.calls.filter((c) => c.startsWith('StartContainer')).length;
+    const error = () => driver.hints.hintsFor(uid)?.syncErrors?.app;
+    await advanceUntil(clock, driver, () => starts() >= 5 && error() !== undefined, 60_000);
+    expect(error()?.message ?? '').toMatch(
+      /^back-off 2s restarting failed container=app/,
+    );
+    await driver.stop();
+  });
+
+  it('refuses a maxContainerRestartPeriod the kubelet would refuse', () => {
+    expect(() => setup({ maxContainerRestartPeriodMs: 400_000 })).toThrow(/between 1s and 300s/);
   });
 
   it('does not restart a container that succeeded under OnFailure, and then ends the pod', async () => {

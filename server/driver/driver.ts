@@ -18,7 +18,7 @@
  * within seconds. The engine must be told the same scale to infer the same CrashLoopBackOff.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { newBackoff, scaledBackoff, type BackoffState } from '@/lib/kubelet/backoff';
+import { containerBackoff, newBackoff, type BackoffState } from '@/lib/kubelet/backoff';
 import type { SyncError } from '@/lib/kubelet/runtime';
 import { KUBELET_DEFAULTS } from '@/lib/kubelet/timings';
 import { LABELS } from '@/lib/kubelet/runtime';
@@ -48,6 +48,11 @@ export interface DriverOptions {
   clock?: DriverClock;
   /** Multiplies every back-off period; 1 = the kubelet's own. */
   backoffScale?: number;
+  /**
+   * The node's crashLoopBackOff.maxContainerRestartPeriod (KubeletCrashLoopBackOffMax): the container
+   * back-off's maximum, 1 s–300 s (default 300 s), before `backoffScale`.
+   */
+  maxContainerRestartPeriodMs?: number;
   /** The endpoint is a disposable lab runtime the driver may change even though it is not the simulator. */
   lab?: boolean;
   /** Run pods that do not say otherwise in the node's network namespace (default true: no CNI needed). */
@@ -134,7 +139,14 @@ export class Driver {
       ...(options.configMaps ? { configMaps: options.configMaps } : {}),
       ...(options.secrets ? { secrets: options.secrets } : {}),
     });
-    this.backoff = scaledBackoff(scale);
+    try {
+      this.backoff = containerBackoff(
+        options.maxContainerRestartPeriodMs ?? KUBELET_DEFAULTS.maxContainerRestartPeriodMs,
+        scale,
+      );
+    } catch (err) {
+      throw new DriverError(`driver: ${err instanceof Error ? err.message : String(err)}`);
+    }
     this.images = new ImageManager(
       this.runtime,
       () => this.clock.now(),

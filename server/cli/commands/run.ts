@@ -8,7 +8,7 @@
  * containerd without a cluster.
  */
 import { readFile } from 'node:fs/promises';
-import { newBackoff } from '@/lib/kubelet/backoff';
+import { containerBackoff } from '@/lib/kubelet/backoff';
 import { formatExplanation } from '@/lib/i18n/format';
 import { toJsonValue } from '@/lib/timeline/codec';
 import type { TimelineEvent } from '@/lib/timeline/events';
@@ -152,7 +152,7 @@ export const runCommand: Command = {
       timings: { ...DEFAULT_ENGINE_TIMINGS, relistMs: 1_000 },
       clock: { now: rt.now },
       providers: [driver.hints],
-      backoff: () => newBackoff(10_000, 300_000),
+      backoff: () => containerBackoff(),
       dial: (ep) => criRuntime(ep, { timeoutMs: 10_000 }),
       log,
     });
