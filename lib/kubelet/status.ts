@@ -60,6 +60,12 @@ export interface GenerateAPIPodStatusInput {
   timings?: Partial<NodeTimings>;
   /** Probe results learned elsewhere; without them a running container counts as started and ready. */
   probes?: ProbeResults;
+  /**
+   * The kubelet's probe manager (prober.Manager.UpdatePodStatus), which fills `started` and `ready`.
+   * Default: updatePodStatusProbes with `probes`. Upstream's tests replace it with a fake that marks
+   * every regular container ready; the ported tables do the same.
+   */
+  prober?: PodStatusProber;
   /** containerID prefix, e.g. "containerd". */
   runtimeName?: string;
   /** The node's host IPs (nodeHostIPs: primary first, then one of the other family). */
@@ -74,6 +80,14 @@ export interface GenerateAPIPodStatusInput {
 }
 
 export type HostIPsSource = 'apiserver' | 'configured' | 'detected';
+
+export type PodStatusProber = (
+  pod: V1Pod,
+  statuses: {
+    initContainerStatuses: readonly V1ContainerStatus[];
+    containerStatuses: readonly V1ContainerStatus[];
+  },
+) => { initContainerStatuses: V1ContainerStatus[]; containerStatuses: V1ContainerStatus[] };
 
 export interface PodStatusWhy {
   phase: Explanation;
@@ -319,11 +333,9 @@ export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): Generate
     phase = apiStatus.phase;
   }
 
-  ({ containerStatuses, initContainerStatuses } = updatePodStatusProbes(
-    pod,
-    { containerStatuses, initContainerStatuses },
-    input.probes,
-  ));
+  ({ containerStatuses, initContainerStatuses } = input.prober
+    ? input.prober(pod, { containerStatuses, initContainerStatuses })
+    : updatePodStatusProbes(pod, { containerStatuses, initContainerStatuses }, input.probes));
 
   // Conditions: keep those the kubelet does not own, copy DisruptionTarget, then the kubelet's in order.
   const readyToStartGate = enabled(gates, 'PodReadyToStartContainersCondition');
