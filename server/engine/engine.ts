@@ -14,7 +14,12 @@
  * - this file: the node table, hint providers' re-derivations, the housekeeping tick, health and
  *   the gauges read at each scrape.
  */
-import type { BackoffState, FeatureGates } from '@/lib/kubelet';
+import {
+  crashLoopBackOffPeriods,
+  KUBELET_DEFAULTS,
+  type BackoffState,
+  type FeatureGates,
+} from '@/lib/kubelet';
 import type { TimelineEvent, UnsequencedEvent } from '@/lib/timeline/events';
 import { sameEndpoint } from '@/server/cri/endpoint';
 import { own, type ClusterState, type NodeView } from '@/lib/timeline/state';
@@ -46,8 +51,13 @@ export interface EngineOptions {
   dial: (endpoint: string) => RuntimeClient;
   /** Extra endpoints browsers may connect to. */
   allowEndpoints?: readonly string[];
-  /** The kubelet's container back-off for each node (default 10 s doubling to 300 s). */
-  backoff?: () => BackoffState;
+  /** The kubelet's container back-off for each node, given its maximum (default containerBackoff). */
+  backoff?: (maxContainerRestartPeriodMs: number) => BackoffState;
+  /**
+   * crashLoopBackOff.maxContainerRestartPeriod (ms): for every node, and per node (default 300 s).
+   * Values outside 1 s–300 s make adding that node fail, as the kubelet refuses them.
+   */
+  maxContainerRestartPeriodMs?: { all?: number; byNode?: Readonly<Record<string, number>> };
   /** Configured node IPs (PODSCOPE_NODE_IP): for every node, and per node. */
   nodeIPs?: { all: string[]; byNode: Record<string, string[]> };
   /** This machine's IPs, the host IPs of last resort (default: detected from its interfaces). */
@@ -288,9 +298,22 @@ export class Engine implements EngineApi {
       startedAt: this.startedAt,
       nodeIPs: this.options.nodeIPs?.byNode[name] ?? this.options.nodeIPs?.all ?? [],
       detectedIPs: this.options.detectedIPs ?? this.detected(),
+      maxContainerRestartPeriodMs: this.restartPeriodOf(name),
       ...(initial ? { initial } : {}),
     });
     this.nodesByName.set(name, { loop: remote, endpoint, lab });
+  }
+
+  /** The node's crashLoopBackOff.maxContainerRestartPeriod: its own, else every node's, else 300 s. */
+  private restartPeriodOf(name: string): number {
+    const c = this.options.maxContainerRestartPeriodMs;
+    const own =
+      c?.byNode && Object.prototype.hasOwnProperty.call(c.byNode, name)
+        ? c.byNode[name]
+        : undefined;
+    const ms = own ?? c?.all ?? KUBELET_DEFAULTS.maxContainerRestartPeriodMs;
+    crashLoopBackOffPeriods(ms); // a RangeError now rather than inside the node's loop
+    return ms;
   }
 
   /** The worker pool a new node should go to, started on first use; undefined: in-thread. */
@@ -335,6 +358,7 @@ export class Engine implements EngineApi {
       clock: this.clock,
       lab,
       ...(this.options.backoff ? { backoff: this.options.backoff } : {}),
+      maxContainerRestartPeriodMs: this.restartPeriodOf(name),
       ...(initial ? { initial } : {}),
       seq: this.recorder.nextSeq,
       startedAt: this.startedAt,

@@ -1,15 +1,16 @@
 /**
  * Issue 16 end to end: runtime (a simulated node over its socket) → engine → rules, for what the
  * engine feeds the rules beyond the CRI's pods — the node's host IPs (API server, configured,
- * detected), container resource figures, a container the runtime reports UNKNOWN, and a pod
- * being deleted as the CRI alone shows it.
+ * detected), container resource figures, a container the runtime reports UNKNOWN, a pod
+ * being deleted as the CRI alone shows it, and the node's container back-off (its maximum, the
+ * 600 s reset) as the engine infers it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { PodView } from '@/lib/timeline/state';
 import { CriClient } from '@/server/cri/client';
 import { fromSimClock } from '@/server/driver/clock';
-import { Driver } from '@/server/driver/driver';
+import { Driver, type DriverOptions } from '@/server/driver/driver';
 import { createClock, startSimNode, type SimClock, type SimNode } from '@/server/sim';
 import { openStore, type TimelineStore } from '@/server/store';
 import { criRuntime } from './cri-runtime';
@@ -35,17 +36,36 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-async function rig(over: Partial<EngineOptions> = {}, extra: HintProvider[] = []): Promise<Rig> {
+async function rig(
+  over: Partial<EngineOptions> = {},
+  extra: HintProvider[] = [],
+  opts: {
+    driver?: Partial<DriverOptions>;
+    /** The engine learns only the driver's specs: what the kubelet decided it infers itself. */
+    specOnly?: boolean;
+  } = {},
+): Promise<Rig> {
   const clock = createClock({ mode: 'manual' });
   const sim = await startSimNode({ name: 'node-a', clock, eventsMode: 'unimplemented' });
   const client = new CriClient(sim.endpoint);
-  const driver = new Driver({ client, node: 'node-a', clock: fromSimClock(clock), uidSeed: 'fid' });
+  const driver = new Driver({
+    client,
+    node: 'node-a',
+    clock: fromSimClock(clock),
+    uidSeed: 'fid',
+    ...opts.driver,
+  });
+  const specs: HintProvider = {
+    name: 'driver',
+    specFor: (uid) => driver.hints.specFor?.(uid),
+    hintsFor: () => undefined,
+  };
   const store: TimelineStore = openStore({ path: ':memory:' });
   const engine = new Engine({
     store: engineStore(store),
     timings: DEFAULT_ENGINE_TIMINGS,
     clock,
-    providers: [...extra, driver.hints],
+    providers: [...extra, opts.specOnly ? specs : driver.hints],
     dial: (e) => criRuntime(e, { timeoutMs: 2000 }),
     log: () => undefined,
     detectedIPs: [],
@@ -192,5 +212,47 @@ describe('a pod the kubelet stopped, seen from the CRI only', () => {
     expect(p?.status.phase).toBe('Failed');
     expect(p?.status.containerStatuses?.[0]?.state?.terminated?.exitCode).toBe(137);
     expect(p?.why.phase.id).not.toBe('phase.stoppedUnknown');
+  });
+});
+
+describe("the node's container back-off, as the engine infers it", () => {
+  /** Every CrashLoopBackOff message the engine showed for `app` while running `ms` by `step`. */
+  async function backoffsSeen(r: Rig, uid: string, ms: number, step: number) {
+    const seen = new Set<string>();
+    for (let done = 0; done < ms; done += step) {
+      await r.run(step, step);
+      const waiting = r.pod(uid)?.status.containerStatuses?.find((c) => c.name === 'app')
+        ?.state?.waiting;
+      if (waiting?.reason === 'CrashLoopBackOff') seen.add(waiting.message ?? '');
+    }
+    return [...seen].map((m) => /^back-off (\S+) /.exec(m)?.[1] ?? m);
+  }
+
+  it('maxContainerRestartPeriod 20 s on this node: the windows grow 10 s → 20 s and stop there', async () => {
+    const r = await rig({ maxContainerRestartPeriodMs: { byNode: { 'node-a': 20_000 } } }, [], {
+      driver: { maxContainerRestartPeriodMs: 20_000 },
+      specOnly: true,
+    });
+    const uid = (await r.driver.apply(spec('crash', false, ['sh', '-c', 'exit 1']))).metadata?.uid;
+    const seen = await backoffsSeen(r, uid ?? '', 240_000, 1000);
+    expect(seen).toEqual(['10s', '20s']);
+    expect(r.pod(uid ?? '')?.status.containerStatuses?.[0]?.restartCount).toBeGreaterThanOrEqual(8);
+  });
+
+  it('maximum 60 s: 200 s runs (past 2 × max, within 600 s) keep growing the back-off; 601 s runs reset it every time', async () => {
+    const over = { maxContainerRestartPeriodMs: { all: 60_000 } };
+    const opts = { driver: { maxContainerRestartPeriodMs: 60_000 }, specOnly: true };
+    const r = await rig(over, [], opts);
+    const uid = (await r.driver.apply(spec('slow', false, ['sh', '-c', 'sleep 200; exit 1'])))
+      .metadata?.uid;
+    expect(await backoffsSeen(r, uid ?? '', 1_000_000, 2000)).toEqual(['10s', '20s', '40s']);
+
+    const long = await rig(over, [], opts);
+    const uid2 = (await long.driver.apply(spec('long', false, ['sh', '-c', 'sleep 601; exit 1'])))
+      .metadata?.uid;
+    expect(await backoffsSeen(long, uid2 ?? '', 2_000_000, 5000)).toEqual([]);
+    expect(
+      long.pod(uid2 ?? '')?.status.containerStatuses?.[0]?.restartCount,
+    ).toBeGreaterThanOrEqual(2);
   });
 });

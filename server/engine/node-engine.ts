@@ -47,8 +47,13 @@ export interface NodeEngineOptions {
   clock?: Clock;
   /** A node the driver may mutate (`#lab`). */
   lab?: boolean;
-  /** The kubelet's container back-off (default 10 s doubling to 300 s). */
-  backoff?: () => BackoffState;
+  /**
+   * The kubelet's container back-off, given this node's maximum (default: containerBackoff of it —
+   * 10 s doubling to the maximum, reset 600 s after the last restart).
+   */
+  backoff?: (maxContainerRestartPeriodMs: number) => BackoffState;
+  /** This node's crashLoopBackOff.maxContainerRestartPeriod, 1 s–300 s (default 300 s). */
+  maxContainerRestartPeriodMs?: number;
   /** The node as last recorded, when continuing an existing timeline. */
   initial?: NodeView;
   /** Hands out seqs (default: a counter of its own). */
@@ -105,6 +110,9 @@ export class NodeEngine {
       ...(options.providers ? { providers: options.providers } : {}),
       ...(options.gates ? { gates: options.gates } : {}),
       ...(options.backoff ? { backoff: options.backoff } : {}),
+      ...(options.maxContainerRestartPeriodMs !== undefined
+        ? { maxContainerRestartPeriodMs: options.maxContainerRestartPeriodMs }
+        : {}),
       ...(options.nodeIPs ? { nodeIPs: options.nodeIPs } : {}),
       ...(options.detectedIPs ? { detectedIPs: options.detectedIPs } : {}),
       ...(options.metrics ? { metrics: options.metrics } : {}),

@@ -6,7 +6,7 @@
  *
  * Holds state only; the node engine (node-engine.ts) numbers and emits what it returns.
  */
-import { emptyBackoff, recordRestart } from '@/lib/kubelet';
+import { backoffGC, containerBackoff, KUBELET_DEFAULTS, recordRestart } from '@/lib/kubelet';
 import type { BackoffState, FeatureGates, NodeReadiness, NodeTimings } from '@/lib/kubelet';
 import type { RuntimePodStatus } from '@/lib/kubelet/runtime';
 import type { UnsequencedEvent } from '@/lib/timeline/events';
@@ -20,6 +20,9 @@ import type { RelistOutcome } from './node-watcher';
 import { derivePodView } from './pod-view';
 import { podEvents } from './pod-events';
 
+/** The kubelet's housekeeping period (kubelet.go housekeepingPeriod), when its back-off GC runs. */
+const GC_PERIOD_MS = 2_000;
+
 export interface PodDeriverOptions {
   node: string;
   timings: NodeTimings;
@@ -27,7 +30,9 @@ export interface PodDeriverOptions {
   relistMs: number;
   providers?: readonly HintProvider[];
   gates?: FeatureGates;
-  backoff?: () => BackoffState;
+  backoff?: (maxContainerRestartPeriodMs: number) => BackoffState;
+  /** The node's crashLoopBackOff.maxContainerRestartPeriod (default 300 s). */
+  maxContainerRestartPeriodMs?: number;
   nodeIPs?: readonly string[];
   detectedIPs?: readonly string[];
   metrics?: Pick<EngineMetrics, 'clockOffset'>;
@@ -40,9 +45,11 @@ export class PodDeriver {
   private readonly clockOffset: ClockOffset;
   /** When the previous successful relist finished (our time). */
   private lastRelistedAt: number | undefined;
+  private lastGCAt = 0;
 
   constructor(private readonly options: PodDeriverOptions) {
-    this.backoff = options.backoff?.() ?? emptyBackoff();
+    const max = options.maxContainerRestartPeriodMs ?? KUBELET_DEFAULTS.maxContainerRestartPeriodMs;
+    this.backoff = options.backoff?.(max) ?? containerBackoff(max);
     this.clockOffset = new ClockOffset({ toleranceMs: 2 * options.relistMs + 2_000 });
   }
 
@@ -74,6 +81,12 @@ export class PodDeriver {
 
   /** The kubelet's back-off: a new attempt after an exit advances the container's back-off. */
   noteRestarts(o: RelistOutcome): void {
+    // HandlePodCleanups' backOff.GC(): entries past their reset are dropped (the check itself
+    // never needs them; this bounds the table).
+    if (o.finishedAt - this.lastGCAt >= GC_PERIOD_MS) {
+      this.backoff = backoffGC(this.backoff, o.finishedAt);
+      this.lastGCAt = o.finishedAt;
+    }
     for (const tr of o.transitions) {
       if (tr.type !== 'ContainerCreated' || !tr.container) continue;
       let previousExit: number | undefined;

@@ -17,7 +17,13 @@ export interface EmbeddedWorkload {
 }
 
 export async function startEmbeddedWorkload(options: {
-  nodes: { name: string; client: CriClient; network?: ProbeNetwork }[];
+  nodes: {
+    name: string;
+    client: CriClient;
+    network?: ProbeNetwork;
+    /** The node's crashLoopBackOff.maxContainerRestartPeriod (ms). */
+    maxContainerRestartPeriodMs?: number;
+  }[];
   clock: SimClock;
   backoffScale: number;
   seed: number;
@@ -32,6 +38,9 @@ export async function startEmbeddedWorkload(options: {
         node: n.name,
         clock,
         backoffScale: options.backoffScale,
+        ...(n.maxContainerRestartPeriodMs !== undefined
+          ? { maxContainerRestartPeriodMs: n.maxContainerRestartPeriodMs }
+          : {}),
         ...(n.network ? { network: n.network } : {}),
         log: options.log,
       }),

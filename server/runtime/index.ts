@@ -5,8 +5,8 @@
  * reloads them; a second engine would mean a second poller and a second writer.
  */
 import { join } from 'node:path';
-import { scaledBackoff } from '@/lib/kubelet';
-import { getConfig, type Config } from '@/server/config';
+import { containerBackoff } from '@/lib/kubelet';
+import { getConfig, maxContainerRestartPeriodFor, type Config } from '@/server/config';
 import { CriClient } from '@/server/cri/client';
 import type { HintProvider } from '@/server/engine/hints';
 import { criRuntime } from '@/server/engine/cri-runtime';
@@ -92,12 +92,16 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
       dial: (endpoint) => criRuntime(endpoint, { timeoutMs: config.periods.criTimeoutMs }),
       allowEndpoints: config.allowEndpoints,
       ...(config.nodeIP ? { nodeIPs: parseNodeIPs(config.nodeIP) } : {}),
+      maxContainerRestartPeriodMs: {
+        all: config.crashLoopBackOff.maxContainerRestartPeriodMs,
+        byNode: config.crashLoopBackOff.byNode,
+      },
       relistWorkers: { count: config.relistWorkers, criTimeoutMs: config.periods.criTimeoutMs },
       ...(initialState ? { initialState } : {}),
       ...(sim
         ? {
             clock: sim.clock,
-            backoff: () => scaledBackoff(DEMO_BACKOFF_SCALE),
+            backoff: (max: number) => containerBackoff(max, DEMO_BACKOFF_SCALE),
           }
         : {}),
       log,
@@ -112,6 +116,10 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
             name: n.name,
             client: new CriClient(n.endpoint),
             network: simProbeNetwork(n.runtime),
+            maxContainerRestartPeriodMs: maxContainerRestartPeriodFor(
+              config.crashLoopBackOff,
+              n.name,
+            ),
           })),
           clock: sim.clock,
           backoffScale: DEMO_BACKOFF_SCALE,

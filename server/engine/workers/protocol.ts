@@ -33,6 +33,8 @@ export interface WorkerNodeSpec {
   nodeIPs: readonly string[];
   /** The server machine's IPs, the host IPs of last resort. */
   detectedIPs: readonly string[];
+  /** This node's crashLoopBackOff.maxContainerRestartPeriod (ms). */
+  maxContainerRestartPeriodMs?: number;
 }
 
 export type ToWorker =

@@ -104,6 +104,9 @@ function add(spec: Extract<ToWorker, { op: 'add' }>['node']): void {
     ...(shim ? { metrics: shim } : {}),
     nodeIPs: spec.nodeIPs,
     detectedIPs: spec.detectedIPs,
+    ...(spec.maxContainerRestartPeriodMs !== undefined
+      ? { maxContainerRestartPeriodMs: spec.maxContainerRestartPeriodMs }
+      : {}),
     log: (line, level) => logs.push(level ? [line, level] : [line]),
   });
   engines.set(spec.name, engine);
