@@ -120,17 +120,25 @@ export async function benchScale(options: ScaleOptions = {}): Promise<ScaleResul
     await reader.open();
     let snapshot: ReturnType<typeof watchFrame> | undefined;
     let snapshotWire = 0;
+    const told: string[] = [];
     while (!snapshot) {
       await reader.next(60_000);
-      if (reader.done)
-        throw new Error(`cluster.watch ended before the snapshot: ${String(reader.error)}`);
+      // Frames first: the snapshot may arrive in the same read as the end of the stream.
       for (const f of reader.take()) {
+        if (f.event !== undefined && f.event !== 'ping' && f.event !== 'connected')
+          told.push(`${f.event}: ${(f.data ?? '').slice(0, 300)}`);
         const w = watchFrame(f, decoder);
-        if (w.type === 'snapshot') {
+        if (w.type === 'snapshot' && !snapshot) {
           snapshot = w;
           // Everything received so far: the snapshot and the few bytes before it, as sent.
           snapshotWire = reader.totalBytes;
         }
+      }
+      if (!snapshot && reader.done) {
+        srv.assertAlive();
+        throw new Error(
+          `cluster.watch ended before the snapshot (${String(reader.error)}; server said: ${told.join(' | ') || 'nothing'})`,
+        );
       }
     }
     const snapshotMs = Date.now() - t0;
@@ -140,8 +148,15 @@ export async function benchScale(options: ScaleOptions = {}): Promise<ScaleResul
 
     // ── stream under churn ──
     await sim.autochurn(churnPerS, 100);
-    await sleep(5_000);
-    reader.take();
+    // The warm-up's frames are not counted, but they are decoded: the wire is stateful (interned
+    // strings, status diffs), and a frame skipped leaves the decoder unable to read the next.
+    const warm0 = Date.now();
+    while (Date.now() - warm0 < 5_000) {
+      await reader.next(1_000);
+      if (reader.done)
+        throw new Error(`cluster.watch ended at churn start: ${String(reader.error)}`);
+      for (const f of reader.take()) watchFrame(f, decoder);
+    }
     const w0 = Date.now();
     const wire0 = reader.totalBytes;
     let bytes = 0;
@@ -151,7 +166,10 @@ export async function benchScale(options: ScaleOptions = {}): Promise<ScaleResul
     const byKind: Record<string, number> = {};
     while (Date.now() - w0 < windowS * 1000) {
       await reader.next(1_000);
+      if (reader.done) throw new Error(`cluster.watch ended under churn: ${String(reader.error)}`);
       for (const f of reader.take()) {
+        if (f.event === 'serialized-error' || f.event === 'return')
+          throw new Error(`cluster.watch: ${f.event}: ${f.data ?? ''}`);
         const w = watchFrame(f, decoder);
         bytes += f.bytes;
         frames++;
