@@ -237,6 +237,11 @@ export class ConsoleServer {
     return treeRssKb(this.pid) / 1024;
   }
 
+  /** Time the server's main thread waited for a core so far, ms (runQueueWaitMs). */
+  runQueueWaitMs(): number {
+    return runQueueWaitMs(this.pid);
+  }
+
   /** CPU time of the server process so far, ms (utime + stime from /proc). */
   cpuMs(): number {
     return procCpuMs(this.pid);
@@ -286,6 +291,21 @@ export function treeRssKb(pid: number): number {
 }
 
 const TICKS_PER_SECOND = 100;
+
+/**
+ * Time the process's main thread spent runnable but waiting for a core, ms so far (the second
+ * field of /proc/PID/schedstat). Its growth over a window, as a share of the window, says how much
+ * of the time the loop wanted to run and could not: on a machine whose other work saturates the
+ * cores, relists then miss their ticks however cheap they are.
+ */
+export function runQueueWaitMs(pid: number): number {
+  try {
+    const [, waitNs] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(/\s+/);
+    return Number(waitNs) / 1e6;
+  } catch {
+    return Number.NaN;
+  }
+}
 
 export function procCpuMs(pid: number): number {
   try {

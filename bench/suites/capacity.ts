@@ -45,6 +45,13 @@ export interface LevelResult {
   rssMb: number;
   /** The lowest V8 heap in use of the server's main thread over the window (MiB, /metrics). */
   heapFloorMb: number | null;
+  /**
+   * Share of the window the server's main thread was runnable but waiting for a core (%): high
+   * values mean the machine's other work starved the loop (the level says little then).
+   */
+  serverRunQueueWaitPct: number;
+  /** The nodes that skipped most ticks over the window: `name: skipped (lastError)`. */
+  worstNodes: string[];
 }
 
 export interface CapacityResult {
@@ -121,6 +128,7 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
     const measure = async (n: number, windowS: number): Promise<LevelResult> => {
       const before = byName(await srv.query<NodeSummary[]>('nodes.list'));
       const cpu0 = srv.cpuMs();
+      const wait0 = srv.runQueueWaitMs();
       const sim0 = (await sim.usage()).cpuMs;
       const t0 = Date.now();
       let heapFloor: number | null = null;
@@ -132,14 +140,22 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
       const after = byName(await srv.query<NodeSummary[]>('nodes.list'));
       const elapsed = (Date.now() - t0) / 1000;
       const cpu = srv.cpuMs() - cpu0;
+      const wait = srv.runQueueWaitMs() - wait0;
       const simUsage = await sim.usage();
       let skipped = 0;
       let minRelists = Infinity;
       let total = 0;
+      const worst: { name: string; skipped: number; error?: string }[] = [];
       for (const [name, a] of after) {
         const b = before.get(name);
         if (!b) continue;
         skipped += a.skippedTicks - b.skippedTicks;
+        if (a.skippedTicks > b.skippedTicks)
+          worst.push({
+            name,
+            skipped: a.skippedTicks - b.skippedTicks,
+            ...(a.lastError ? { error: a.lastError } : {}),
+          });
         const relists = a.relists - b.relists;
         total += relists;
         minRelists = Math.min(minRelists, relists);
@@ -156,11 +172,18 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
         simCpuPct: round(((simUsage.cpuMs - sim0) / (elapsed * 1000)) * 100, 1),
         rssMb: round(srv.rssMb(), 0),
         heapFloorMb: heapFloor === null ? null : round(heapFloor, 1),
+        serverRunQueueWaitPct: round((wait / (elapsed * 1000)) * 100, 1),
+        worstNodes: worst
+          .sort((x, y) => y.skipped - x.skipped)
+          .slice(0, 5)
+          .map((w) => `${w.name}: ${w.skipped}${w.error ? ` (${w.error})` : ''}`),
       };
       levels.push(result);
       log(
         `  ${n} nodes, ${result.windowS} s: ${result.held ? 'held' : 'NOT held'} (skipped ${skipped}, min relists ${result.minRelists}, ` +
-          `server ${result.serverCpuPct} % CPU, simulator ${result.simCpuPct} %, RSS ${result.rssMb} MiB)`,
+          `server ${result.serverCpuPct} % CPU, waiting for a core ${result.serverRunQueueWaitPct} %, ` +
+          `simulator ${result.simCpuPct} %, RSS ${result.rssMb} MiB)` +
+          (result.worstNodes.length > 0 ? `; most skipped: ${result.worstNodes.join(', ')}` : ''),
       );
       return result;
     };
@@ -234,14 +257,36 @@ function byName(list: NodeSummary[]): Map<string, NodeSummary> {
 }
 
 async function waitRelisted(server: ConsoleServer, names: Set<string>): Promise<void> {
-  const deadline = Date.now() + 120_000;
+  const t0 = Date.now();
+  const wait0 = server.runQueueWaitMs();
+  const cpu0 = server.cpuMs();
+  let list: NodeSummary[] | undefined;
+  let lastAnswerError = '';
   for (;;) {
     server.assertAlive();
-    const list = await server.query<NodeSummary[]>('nodes.list').catch(() => [] as NodeSummary[]);
-    const done = list.filter((n) => names.has(n.name) && n.relists > 0).length;
+    try {
+      list = await server.query<NodeSummary[]>('nodes.list');
+    } catch (err) {
+      lastAnswerError = err instanceof Error ? err.message : String(err);
+    }
+    const done = (list ?? []).filter((n) => names.has(n.name) && n.relists > 0).length;
     if (done === names.size) return;
-    if (Date.now() > deadline)
-      throw new Error(`nodes ${[...names].join(', ')} did not complete a relist within 120 s`);
+    if (Date.now() - t0 > 120_000) {
+      // Say what the nodes and the server were doing, so a failure explains itself.
+      const s = (Date.now() - t0) / 1000;
+      const waiting = (list ?? [])
+        .filter((n) => names.has(n.name) && n.relists === 0)
+        .map(
+          (n) =>
+            `${n.name} (${n.connected ? 'connected' : 'not connected'}, skipped ${n.skippedTicks}${n.lastError ? `, ${n.lastError}` : ''})`,
+        );
+      throw new Error(
+        `nodes did not complete a first relist within 120 s: ${waiting.join('; ') || [...names].join(', ')}; ` +
+          `server process ${round(((server.cpuMs() - cpu0) / (s * 1000)) * 100, 1)} % CPU, ` +
+          `its main thread waiting for a core ${round(((server.runQueueWaitMs() - wait0) / (s * 1000)) * 100, 1)} % of the time` +
+          (list === undefined ? `; nodes.list never answered (${lastAnswerError})` : ''),
+      );
+    }
     await sleep(250);
   }
 }
