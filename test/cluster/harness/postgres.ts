@@ -12,41 +12,22 @@
  *   await pg.destroy();
  */
 import { execFileSync } from 'node:child_process';
-import {
-  chownSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-} from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { forgetDir, removeOnExit, startProcess, stopProcess, type Running } from './process';
-import { freePort, PG_PORTS } from './ports';
-import { BASE_DIR, recordOwner, sweepStale } from './stale';
+import { PG_PORTS } from './ports';
+import { startService, type Service } from './service';
 
 export const PG_BIN_DIR = process.env.PODSCOPE_PG_BIN ?? '/usr/lib/postgresql/15/bin';
-const PREFIX = 'pg-';
 
-export interface PostgresInstance {
-  readonly port: number;
-  readonly dir: string;
-  readonly pid: number | undefined;
-  readonly running: boolean;
+export interface PostgresInstance extends Service {
   /** postgres://postgres@127.0.0.1:PORT/<database> */
   url(database?: string): string;
   /** Creates a database (a fresh name per test keeps tests apart) and returns its URL. */
   createDatabase(name: string): Promise<string>;
-  /** Fast shutdown (SIGINT: rolls back open transactions, disconnects clients). Idempotent. */
-  stop(): Promise<void>;
-  /** SIGKILL the postmaster (crash; recovery on the next start). */
+  /** SIGKILL the postmaster and its backends (crash; recovery on the next start). */
   kill(): Promise<void>;
-  /** Starts it again on the same port with the same data. */
-  start(): Promise<void>;
   restart(): Promise<void>;
-  destroy(): Promise<void>;
 }
 
 function postgresUser(): { uid: number; gid: number } {
@@ -111,84 +92,71 @@ async function accepts(url: string): Promise<boolean> {
 export async function startPostgres(): Promise<PostgresInstance> {
   const missing = postgresMissing();
   if (missing) throw new Error(missing);
-  sweepStale(PREFIX);
-  mkdirSync(BASE_DIR, { recursive: true });
-  const dir = mkdtempSync(join(BASE_DIR, PREFIX));
-  removeOnExit(dir);
-  recordOwner(dir);
   const user = postgresUser();
-  chownSync(dir, user.uid, user.gid);
-  const data = join(dir, 'data');
-  const sock = join(dir, 'sock');
-  mkdirSync(sock);
-  chownSync(sock, user.uid, user.gid);
   const asPostgres = { uid: user.uid, gid: user.gid, env: { ...process.env, LC_ALL: 'C.UTF-8' } };
-  execFileSync(
-    join(PG_BIN_DIR, 'initdb'),
-    ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions'],
-    { ...asPostgres, stdio: 'pipe' },
-  );
-
   let port = 0;
-  let proc: Running | undefined;
-  let destroyed = false;
   const urlFor = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;
-
-  const launch = async (fixedPort?: number) => {
-    for (let attempt = 0; ; attempt++) {
-      const p = fixedPort ?? (await freePort(PG_PORTS));
+  const service = await startService({
+    what: 'PostgreSQL',
+    prefix: 'pg-',
+    ports: PG_PORTS,
+    prepare: (dir) => {
+      chownSync(dir, user.uid, user.gid);
+      mkdirSync(join(dir, 'sock'));
+      chownSync(join(dir, 'sock'), user.uid, user.gid);
+      execFileSync(
+        join(PG_BIN_DIR, 'initdb'),
+        [
+          '-D',
+          join(dir, 'data'),
+          '-U',
+          'postgres',
+          '-A',
+          'trust',
+          '-E',
+          'UTF8',
+          '--no-sync',
+          '--no-instructions',
+        ],
+        { ...asPostgres, stdio: 'pipe' },
+      );
+    },
+    process: (p, dir) => {
       port = p;
-      try {
-        proc = await startProcess({
-          name: `postgres on 127.0.0.1:${p}`,
-          command: join(PG_BIN_DIR, 'postgres'),
-          args: [
-            '-D',
-            data,
-            '-p',
-            String(p),
-            '-c',
-            'listen_addresses=127.0.0.1',
-            '-c',
-            `unix_socket_directories=${sock}`,
-            '-c',
-            'fsync=off',
-            '-c',
-            'shared_buffers=32MB',
-            '-c',
-            'max_connections=60',
-          ],
-          options: { ...asPostgres, stdio: ['ignore', 'pipe', 'pipe'] },
-          ready: (out) => out.includes('ready to accept connections') && accepts(urlFor()),
-          timeoutMs: 30_000,
-        });
-        recordOwner(dir, proc.pid);
-        return;
-      } catch (err) {
-        const inUse = /address already in use|could not create any TCP\/IP sockets/i.test(
-          String(err),
-        );
-        if (!inUse || attempt >= (fixedPort ? 40 : 5)) throw err;
-        await new Promise((r) => setTimeout(r, fixedPort ? 250 : 0));
-      }
-    }
-  };
-  await launch();
+      return {
+        name: `postgres on 127.0.0.1:${p}`,
+        command: join(PG_BIN_DIR, 'postgres'),
+        args: [
+          '-D',
+          join(dir, 'data'),
+          '-p',
+          String(p),
+          '-c',
+          'listen_addresses=127.0.0.1',
+          '-c',
+          `unix_socket_directories=${join(dir, 'sock')}`,
+          '-c',
+          'fsync=off',
+          '-c',
+          'shared_buffers=32MB',
+          '-c',
+          'max_connections=60',
+        ],
+        options: { ...asPostgres, stdio: ['ignore', 'pipe', 'pipe'] },
+        ready: (out) => out.includes('ready to accept connections') && accepts(urlFor()),
+        timeoutMs: 30_000,
+      };
+    },
+    portInUse: /address already in use|could not create any TCP\/IP sockets/i,
+    // Fast shutdown: rolls back open transactions, disconnects clients.
+    stopSignal: 'SIGINT',
+    stopGraceMs: 20_000,
+  });
 
-  const running = () => !!proc && proc.child.exitCode === null && proc.child.signalCode === null;
-  const instance: PostgresInstance = {
-    get port() {
-      return port;
-    },
-    dir,
-    get pid() {
-      return running() ? proc?.pid : undefined;
-    },
-    get running() {
-      return running();
-    },
+  const killService = service.kill.bind(service);
+  const instance: PostgresInstance = Object.assign(service, {
     url: urlFor,
-    async createDatabase(name) {
+    async createDatabase(name: string) {
       if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`bad database name ${name}`);
       const client = new pg.Client({ connectionString: urlFor() });
       await client.connect();
@@ -199,37 +167,25 @@ export async function startPostgres(): Promise<PostgresInstance> {
       }
       return urlFor(name);
     },
-    stop: () => stopProcess(proc, 'SIGINT', 20_000),
     async kill() {
       // The postmaster's backends outlive it and keep its shared memory: kill them too, as a
       // machine crash would, so the next start goes through crash recovery.
-      const backends = proc && running() ? childrenOf(proc.pid) : [];
-      await stopProcess(proc, 'SIGKILL');
-      for (const pid of backends) {
+      const pid = service.pid;
+      const backends = pid !== undefined ? childrenOf(pid) : [];
+      await killService();
+      for (const b of backends) {
         try {
-          process.kill(pid, 'SIGKILL');
+          process.kill(b, 'SIGKILL');
         } catch {
           // gone
         }
       }
-      for (const pid of backends) while (alive(pid)) await new Promise((r) => setTimeout(r, 20));
-    },
-    async start() {
-      if (destroyed) throw new Error('PostgreSQL instance was destroyed');
-      if (running()) return;
-      await launch(port);
+      for (const b of backends) while (alive(b)) await new Promise((r) => setTimeout(r, 20));
     },
     async restart() {
       await instance.stop();
       await instance.start();
     },
-    async destroy() {
-      if (destroyed) return;
-      destroyed = true;
-      await stopProcess(proc, 'SIGINT', 20_000);
-      rmSync(dir, { recursive: true, force: true });
-      forgetDir(dir);
-    },
-  };
+  });
   return instance;
 }
