@@ -3,8 +3,8 @@
  * attacker would try it:
  * - a page on a name rebound to 127.0.0.1 gets nothing (Host check); another site's page cannot
  *   change anything (Origin); a disconnected node can be connected again;
- * - one request cannot cost the server a lot: tRPC batches are capped, timeline.range pages by
- *   bytes with a cursor;
+ * - one request cannot cost the server a lot: tRPC batches are capped and streamed as JSON lines,
+ *   timeline.range pages by bytes with a cursor;
  * - saved timelines have a quota with a clear error;
  * - an unknown timeline id is a 404 everywhere, and no answer names a local path;
  * - an import of up to 50 MiB arrives whole, a larger one is refused naming the limit;
@@ -134,6 +134,23 @@ test('4. a tRPC batch is capped', async () => {
     `/api/trpc/timeline.range,timeline.range?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: { limit: 1 }, 1: { limit: 1 } }))}`,
   );
   expect(ok.status).toBe(200);
+});
+
+test('4. a batch is streamed: each answer is written as a JSON line when it is ready', async () => {
+  const calls = 16;
+  const input = Object.fromEntries(Array.from({ length: calls }, (_, i) => [i, { limit: 50_000 }]));
+  const r = await get(
+    `/api/trpc/${Array(calls).fill('timeline.range').join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`,
+    { 'trpc-accept': 'application/jsonl' },
+  );
+  expect(r.status).toBe(200);
+  expect(r.headers['transfer-encoding']).toBe('chunked');
+  const lines = r.body.split('\n').filter((l) => l.trim() !== '');
+  // The head line, then the answers: more than one line, each a JSON value of its own.
+  expect(lines.length).toBeGreaterThan(1);
+  for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
+  // Sixteen pages, each within the byte budget (plus JSON-lines framing).
+  expect(r.body.length).toBeLessThan(calls * RANGE_MAX_BYTES * 2);
 });
 
 test('4. timeline.range answers at most its byte budget and a cursor to the rest', async () => {

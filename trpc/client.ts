@@ -1,8 +1,17 @@
 /**
  * The browser's typed tRPC client: queries batched over HTTP, subscriptions over SSE
  * (httpSubscriptionLink reconnects by itself and resumes from the last tracked id).
+ *
+ * Batches are answered as a stream (JSON lines, `trpc-accept: application/jsonl`): each call's
+ * answer is written as soon as it is ready, so a batch of large pages (up to the batch cap times
+ * the range byte budget) is never held whole by the server or waited for as one body.
  */
-import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
+import {
+  createTRPCClient,
+  httpBatchStreamLink,
+  httpSubscriptionLink,
+  splitLink,
+} from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { transformer } from '@/lib/timeline/codec';
 import { CLIENT_MAX_BATCH } from '@/lib/transport';
@@ -20,7 +29,7 @@ export function createClient(baseUrl = '') {
       splitLink({
         condition: (op) => op.type === 'subscription',
         true: httpSubscriptionLink({ url, transformer }),
-        false: httpBatchLink({ url, transformer, maxItems: CLIENT_MAX_BATCH }),
+        false: httpBatchStreamLink({ url, transformer, maxItems: CLIENT_MAX_BATCH }),
       }),
     ],
   });
