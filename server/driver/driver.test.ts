@@ -253,9 +253,7 @@ describe('restarts and CrashLoopBackOff', () => {
     const starts = () => runtime.calls.filter((c) => c.startsWith('StartContainer')).length;
     const error = () => driver.hints.hintsFor(uid)?.syncErrors?.app;
     await advanceUntil(clock, driver, () => starts() >= 5 && error() !== undefined, 60_000);
-    expect(error()?.message ?? '').toMatch(
-      /^back-off 2s restarting failed container=app/,
-    );
+    expect(error()?.message ?? '').toMatch(/^back-off 2s restarting failed container=app/);
     await driver.stop();
   });
 
