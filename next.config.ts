@@ -12,6 +12,13 @@ const config: NextConfig = {
     '@grpc/proto-loader',
     '@kubernetes/client-node',
     'better-sqlite3',
+    // Cluster mode only (server/runtime/cluster.ts): pg's optional native binding and the NATS
+    // clients are loaded from node_modules as they are.
+    'pg',
+    'kysely',
+    '@nats-io/transport-node',
+    '@nats-io/jetstream',
+    '@nats-io/kv',
   ],
   poweredByHeader: false,
   reactStrictMode: true,

@@ -211,6 +211,26 @@ export const ConfigSchema = z.object({
         ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
       }
     }),
+  /**
+   * Cluster mode (README "Across many nodes"): with `natsUrl` the console runs no nodes of its own
+   * and follows what `podscope agent`s publish on the bus; with `databaseUrl` (postgres://…) the
+   * cluster timeline lives in PostgreSQL, shared by every replica (else in dataDir/cluster.db).
+   */
+  cluster: z
+    .object({
+      natsUrl: z
+        .string()
+        .regex(/^((nats|tls):\/\/)?[^\s/,]+:\d+(,((nats|tls):\/\/)?[^\s/,]+:\d+)*$/, {
+          message: 'a NATS URL is nats://host:port (or tls://…), several comma-separated',
+        })
+        .optional(),
+      databaseUrl: z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'only postgres:// (or postgresql://) URLs are supported')
+        .optional(),
+      name: z.string().min(1).max(63).default('default'),
+    })
+    .default({ name: 'default' }),
   /** Serve one recorded timeline file read-only instead of watching runtimes (podscope replay). */
   replayFile: z.string().optional(),
 });
@@ -280,6 +300,9 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['PODSCOPE_KUBECONFIG', ['kubeconfig']],
     ['PODSCOPE_NODE_IP', ['nodeIP']],
     ['PODSCOPE_REPLAY_FILE', ['replayFile']],
+    ['PODSCOPE_NATS_URL', ['cluster', 'natsUrl']],
+    ['PODSCOPE_DATABASE_URL', ['cluster', 'databaseUrl']],
+    ['PODSCOPE_CLUSTER', ['cluster', 'name']],
   ];
   for (const [name, path] of map) {
     const v = env[name];
@@ -390,6 +413,14 @@ export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}):
       `binding to ${config.host} exposes Podscope beyond this machine: set PODSCOPE_TOKEN (or PODSCOPE_TOKEN_FILE, or "token" in PODSCOPE_CONFIG) to a secret of 16+ characters`,
     );
   }
+  if (config.cluster.databaseUrl && !config.cluster.natsUrl)
+    throw new ConfigError(
+      "invalid configuration:\n  PODSCOPE_DATABASE_URL: the PostgreSQL timeline is cluster mode's; set PODSCOPE_NATS_URL too",
+    );
+  if (config.cluster.natsUrl && config.nodes.length > 0)
+    throw new ConfigError(
+      'invalid configuration:\n  PODSCOPE_CRI: a cluster-mode console (PODSCOPE_NATS_URL) watches no endpoints itself; run `podscope agent --cri …` on each node',
+    );
   const names = new Set<string>();
   for (const n of config.nodes) {
     if (names.has(n.name))

@@ -261,6 +261,21 @@ export class ClusterBus {
     return this.js.consumers.get(this.names.stream, durable);
   }
 
+  /**
+   * The writers' acknowledgement floor: every stream message up to this sequence has been
+   * committed to the timeline database (or refused) and acknowledged. 0 before the writers'
+   * consumer exists.
+   */
+  async writerAckFloor(): Promise<number> {
+    try {
+      const info = await this.jsm.consumers.info(this.names.stream, this.names.writerDurable);
+      return info.ack_floor.stream_seq;
+    } catch (err) {
+      if (/consumer not found/i.test(String(err))) return 0;
+      throw err;
+    }
+  }
+
   /** Every heartbeat and node state in KV now (refused entries counted and left out). */
   async live(): Promise<{ heartbeats: Map<string, Heartbeat>; states: Map<string, NodeState> }> {
     const heartbeats = new Map<string, Heartbeat>();

@@ -41,6 +41,8 @@ export interface WriterStats {
   refused: number;
   /** Failed commits (each retried). */
   failures: number;
+  /** True from a failed commit or read until the next one succeeds (health reports it). */
+  failing: boolean;
   lastError?: string;
 }
 
@@ -54,6 +56,7 @@ export class ClusterWriter {
     duplicates: 0,
     refused: 0,
     failures: 0,
+    failing: false,
   };
   private stopped = false;
   private loop: Promise<void> | undefined;
@@ -89,8 +92,10 @@ export class ClusterWriter {
         });
         for await (const m of it) msgs.push(m);
         backoff = 100;
+        if (msgs.length === 0) this.stats.failing = false;
       } catch (err) {
         if (this.stopped || bus.nc.isClosed()) return;
+        this.stats.failing = true;
         this.note(`reading from the bus failed`, err);
         consumer = undefined;
         await sleep(backoff);
@@ -124,11 +129,13 @@ export class ClusterWriter {
         await this.options.beforeCommit?.(events);
         if (bus.nc.isClosed()) return;
         const inserted = await timeline.insert(events);
+        this.stats.failing = false;
         this.stats.inserted += inserted;
         this.stats.duplicates += events.length - inserted;
         break;
       } catch (err) {
         this.stats.failures++;
+        this.stats.failing = true;
         this.note(`writing ${events.length} events to ${timeline.where} failed (will retry)`, err);
         for (const m of accepted) m.working();
         await sleep(backoff);

@@ -1,6 +1,12 @@
 /**
  * What the transport layers (tRPC, /metrics, /api/healthz, the CLI) may ask of the running
  * Podscope. Routers hold no state: they read through this interface.
+ *
+ * Two sources satisfy it: the embedded engine (engine.ts: its SQLite recorder answers
+ * synchronously, seqs are the recorder's) and a cluster-mode console replica
+ * (server/cluster/console.ts: the state followed from the bus, the timeline in PostgreSQL —
+ * reads are asynchronous, seqs are global ids, server/cluster/global.ts). Timeline reads are
+ * therefore `Awaitable`; callers await them.
  */
 import type { ClusterState } from '@/lib/timeline/state';
 import type { TimelineEvent } from '@/lib/timeline/events';
@@ -42,17 +48,32 @@ export interface Health {
   heldEvents?: number;
 }
 
+export type Awaitable<T> = T | Promise<T>;
+
 export interface EngineApi {
+  /** 'cluster' for a console replica following the bus: no nodes to connect here, seqs are global ids. */
+  readonly mode?: 'cluster';
   /** The current state (seq = last recorded event). */
   snapshot(): ClusterState;
   /** Live batches from now on; subscribe first, then backfill (tRPC docs, "tracked"). */
   subscribe(signal?: AbortSignal): Subscription;
   /** Recorded events with seq > afterSeq, ascending, at most `limit`. */
-  eventsAfter(afterSeq: number, limit: number): TimelineEvent[];
+  eventsAfter(afterSeq: number, limit: number): Awaitable<TimelineEvent[]>;
   /** The oldest seq still retained (events before it were removed by retention). */
-  oldestSeq(): number;
-  range(q: RangeQuery): TimelineEvent[];
-  stateAt(t: number): ClusterState;
+  oldestSeq(): Awaitable<number>;
+  /**
+   * Where the source can lag behind a seq another replica has already sent (cluster mode: this
+   * replica's view of the bus): waits, at most `timeoutMs`, until it has reached `seq`, and says
+   * whether `seq` is a point of this timeline at all (false: a foreign or future id).
+   */
+  reach?(seq: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
+  /**
+   * Resolves when the state changed with no event to show for it (cluster mode: a node's contact
+   * judged by heartbeat age turned Unknown or came back): a watcher then sends a fresh snapshot.
+   */
+  rejudged?(signal?: AbortSignal): Promise<void>;
+  range(q: RangeQuery): Awaitable<TimelineEvent[]>;
+  stateAt(t: number): Awaitable<ClusterState>;
   nodes(): NodeSummary[];
   connect(node: { name: string; endpoint: string }): Promise<NodeSummary>;
   disconnect(name: string): Promise<void>;

@@ -2,13 +2,14 @@
  * The embedded mode's workload: one kubelet stand-in (server/driver) per simulated node, and the
  * built-in mixed demo workload on top, so `npm start` shows a living cluster.
  */
-import type { CriClient } from '@/server/cri/client';
+import { CriClient } from '@/server/cri/client';
 import { Driver } from '@/server/driver/driver';
 import { fromSimClock } from '@/server/driver/clock';
-import { startDemoWorkload } from '@/server/driver/demo';
+import { DEMO_BACKOFF_SCALE, startDemoWorkload } from '@/server/driver/demo';
 import type { ProbeNetwork } from '@/server/driver/probes/network';
 import type { HintProvider } from '@/server/engine/hints';
-import type { SimClock } from '@/server/sim';
+import type { SimClock, SimCluster } from '@/server/sim';
+import { simProbeNetwork } from '@/server/sim/network';
 
 export interface EmbeddedWorkload {
   drivers: Driver[];
@@ -58,4 +59,35 @@ export async function startEmbeddedWorkload(options: {
       for (const n of options.nodes) n.client.close();
     },
   };
+}
+
+/**
+ * The demo workload of `npm start` on a simulated cluster's nodes: a CRI client and the simulated
+ * probe network per node, the demo's back-off scale. The embedded runtime and `podscope sim
+ * --demo` both start it this way.
+ */
+export function startSimWorkload(
+  sim: SimCluster,
+  options: {
+    seed: number;
+    log: (line: string) => void;
+    /** Each node's crashLoopBackOff.maxContainerRestartPeriod (ms; default the kubelet's). */
+    maxContainerRestartPeriodMs?: (node: string) => number | undefined;
+  },
+): Promise<EmbeddedWorkload> {
+  return startEmbeddedWorkload({
+    nodes: sim.nodes.map((n) => {
+      const max = options.maxContainerRestartPeriodMs?.(n.name);
+      return {
+        name: n.name,
+        client: new CriClient(n.endpoint),
+        network: simProbeNetwork(n.runtime),
+        ...(max !== undefined ? { maxContainerRestartPeriodMs: max } : {}),
+      };
+    }),
+    clock: sim.clock,
+    backoffScale: DEMO_BACKOFF_SCALE,
+    seed: options.seed,
+    log: options.log,
+  });
 }

@@ -1,13 +1,15 @@
 /**
  * The composition root: configuration → store → (embedded simulated nodes + kubelet stand-in +
- * demo workload, or configured CRI endpoints) → engine. One per process, kept on globalThis:
+ * demo workload, or configured CRI endpoints) → engine; or, in cluster mode (PODSCOPE_NATS_URL),
+ * configuration → bus + cluster timeline + writer → the replica's view of the cluster (cluster.ts).
+ * One per process, kept on globalThis:
  * Next.js may evaluate modules (and instrumentation.register) more than once, and dev mode
  * reloads them; a second engine would mean a second poller and a second writer.
  */
 import { join } from 'node:path';
 import { containerBackoff } from '@/lib/kubelet';
 import { getConfig, maxContainerRestartPeriodFor, type Config } from '@/server/config';
-import { CriClient } from '@/server/cri/client';
+import type { EngineApi } from '@/server/engine/api';
 import type { HintProvider } from '@/server/engine/hints';
 import { criRuntime } from '@/server/engine/cri-runtime';
 import { Engine } from '@/server/engine/engine';
@@ -16,17 +18,17 @@ import { DriftBridge, KubeView } from '@/server/kube';
 import { logFn, rootLogger } from '@/server/log';
 import { LearnService } from '@/server/learn/service';
 import { startSimCluster, type SimCluster } from '@/server/sim';
-import { simProbeNetwork } from '@/server/sim/network';
 import { parseNodeIPs } from '@/server/engine/host-ips';
 import { lockTimeline, openStore, type TimelineStore } from '@/server/store';
 import { TimelinesService } from '@/server/timelines/service';
 import type { Services } from '@/server/trpc/context';
 import { DEMO_BACKOFF_SCALE } from '@/server/driver/demo';
-import { startEmbeddedWorkload } from './embedded';
+import { startSimWorkload } from './embedded';
 
 export interface PodscopeRuntime {
   readonly config: Config;
-  readonly engine: Engine;
+  /** The embedded engine, or in cluster mode the replica's view of the bus (ClusterSource). */
+  readonly engine: EngineApi;
   readonly store: TimelineStore;
   readonly timelines: TimelinesService;
   /** What every tRPC request gets (the same services, built once). */
@@ -51,6 +53,61 @@ export function getRuntime(): Promise<PodscopeRuntime> {
 const log = logFn(rootLogger());
 
 export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
+  return config.cluster.natsUrl ? startClusterRuntime(config) : startEmbeddedRuntime(config);
+}
+
+/** Cluster mode: the store holds only this replica's saved timelines and imports. */
+async function startClusterRuntime(config: Config): Promise<PodscopeRuntime> {
+  const store = openStore({
+    path: config.dataDir,
+    retention: { maxAgeMs: config.retention.maxAgeMs, maxBytes: config.retention.maxBytes },
+    saved: config.saved,
+  });
+  let unlock: () => void = () => undefined;
+  try {
+    unlock = lockTimeline(store.path);
+    const { startCluster } = await import('./cluster');
+    const cluster = await startCluster(config, store, log);
+    const expire = setInterval(() => {
+      try {
+        store.expireSavedTimelines();
+      } catch (err) {
+        log(
+          `saved-timeline retention: ${err instanceof Error ? err.message : String(err)}`,
+          'error',
+        );
+      }
+    }, 60_000);
+    expire.unref();
+    log(`cluster mode: following ${cluster.where}`);
+    const timelines = new TimelinesService(cluster.savedStore, { quota: config.saved });
+    const learn = new LearnService({ dir: join(config.dataDir, 'learn'), log });
+    const engine = cluster.source;
+    let stopping: Promise<void> | undefined;
+    const runtime: PodscopeRuntime = {
+      config,
+      engine,
+      store,
+      timelines,
+      context: { engine, timelines, learn },
+      stop: () =>
+        (stopping ??= (async () => {
+          clearInterval(expire);
+          for (const stop of cluster.stops) await Promise.resolve(stop()).catch(() => undefined);
+          store.close();
+          unlock();
+        })()),
+    };
+    installShutdown(runtime);
+    return runtime;
+  } catch (err) {
+    store.close();
+    unlock();
+    throw err;
+  }
+}
+
+async function startEmbeddedRuntime(config: Config): Promise<PodscopeRuntime> {
   const store = openStore({
     path: config.dataDir,
     retention: { maxAgeMs: config.retention.maxAgeMs, maxBytes: config.retention.maxBytes },
@@ -111,20 +168,11 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
     if (sim) {
       for (const node of sim.nodes) engine.addNode(node.name, node.endpoint, true);
       if (config.sim.demo) {
-        const workload = await startEmbeddedWorkload({
-          nodes: sim.nodes.map((n) => ({
-            name: n.name,
-            client: new CriClient(n.endpoint),
-            network: simProbeNetwork(n.runtime),
-            maxContainerRestartPeriodMs: maxContainerRestartPeriodFor(
-              config.crashLoopBackOff,
-              n.name,
-            ),
-          })),
-          clock: sim.clock,
-          backoffScale: DEMO_BACKOFF_SCALE,
+        const workload = await startSimWorkload(sim, {
           seed: config.sim.seed,
           log,
+          maxContainerRestartPeriodMs: (node) =>
+            maxContainerRestartPeriodFor(config.crashLoopBackOff, node),
         });
         providers.push(...workload.hints);
         stops.unshift(() => workload.stop());

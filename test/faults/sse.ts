@@ -118,9 +118,10 @@ export class WatchClient {
 
   constructor(private readonly base: string) {}
 
-  connect(): Promise<SseConnection> {
+  /** Opens the stream at `base` (default: the one given at construction — another replica's to fail over). */
+  connect(base = this.base): Promise<SseConnection> {
     const input = encodeURIComponent(JSON.stringify({ wire: 1 }));
-    return SseConnection.open(`${this.base}/cluster.watch?input=${input}`, this.lastEventId);
+    return SseConnection.open(`${base}/cluster.watch?input=${input}`, this.lastEventId);
   }
 
   /** Reads frames until `done()` holds or the stream ends; returns whether the stream ended. */

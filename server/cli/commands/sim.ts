@@ -7,11 +7,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CriClient } from '@/server/cri/client';
-import { DEMO_BACKOFF_SCALE } from '@/server/driver/demo';
-import { startEmbeddedWorkload } from '@/server/runtime/embedded';
+import { startSimWorkload } from '@/server/runtime/embedded';
 import { startSimCluster } from '@/server/sim';
-import { simProbeNetwork } from '@/server/sim/network';
 import type { SimCluster } from '@/server/sim';
 import type { Command } from '../command';
 import { UsageError } from '../command';
@@ -124,14 +121,7 @@ export const simCommand: Command = {
       });
       const sim = cluster;
       if (opts.demo) {
-        const workload = await startEmbeddedWorkload({
-          nodes: sim.nodes.map((n) => ({
-            name: n.name,
-            client: new CriClient(n.endpoint),
-            network: simProbeNetwork(n.runtime),
-          })),
-          clock: sim.clock,
-          backoffScale: DEMO_BACKOFF_SCALE,
+        const workload = await startSimWorkload(sim, {
           seed: demoSeed(opts.seed),
           log: (line) => process.stderr.write(`sim: ${line}\n`),
         });

@@ -11,6 +11,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { entityId, type TimelineEvent } from '@/lib/timeline/events';
+import type { RangeQuery } from '@/server/engine/api';
 import type { GapRecord, GlobalEvent } from '../global';
 import { openDatabase, type OpenOptions } from './open';
 import type { ClusterEventsTable, Dialect, TimelineDatabase } from './schema';
@@ -96,16 +97,63 @@ export class ClusterTimeline {
     });
   }
 
-  /** Events with gid > `gid`, oldest first. */
-  async eventsAfter(gid: number, limit: number): Promise<StoredEvent[]> {
+  /** Events with gid > `gid` (and ≤ `upTo` when given), oldest first. */
+  async eventsAfter(gid: number, limit: number, upTo?: number): Promise<StoredEvent[]> {
+    let q = this.db.selectFrom('cluster_events').select('body').where('gid', '>', gid);
+    if (upTo !== undefined) q = q.where('gid', '<=', upTo);
+    const rows = await q.orderBy('gid').limit(limit).execute();
+    return rows.map((r) => JSON.parse(r.body) as StoredEvent);
+  }
+
+  /** Events with gid > `gid` and t ≤ `tMax`, oldest first, with the agent run that sent each. */
+  async withEpochs(
+    gid: number,
+    limit: number,
+    tMax: number,
+  ): Promise<{ epoch: string; event: StoredEvent }[]> {
     const rows = await this.db
       .selectFrom('cluster_events')
-      .select('body')
+      .select(['body', 'epoch'])
       .where('gid', '>', gid)
+      .where('t', '<=', tMax)
       .orderBy('gid')
       .limit(limit)
       .execute();
-    return rows.map((r) => JSON.parse(r.body) as StoredEvent);
+    return rows.map((r) => ({ epoch: r.epoch, event: JSON.parse(r.body) as StoredEvent }));
+  }
+
+  /**
+   * Events in [from, to] by their own time, after `afterSeq` (a gid), of `nodes`, oldest first:
+   * at most `limit`, and stopping before the bodies pass `maxBytes` (the first always comes).
+   */
+  async range(q: RangeQuery): Promise<StoredEvent[]> {
+    const limit = Math.max(0, Math.floor(q.limit ?? 10_000));
+    if (limit === 0 || q.nodes?.length === 0) return [];
+    let query = this.db
+      .selectFrom('cluster_events')
+      .select('body')
+      .where('gid', '>', q.afterSeq ?? 0);
+    if (q.from !== undefined) query = query.where('t', '>=', q.from);
+    if (q.to !== undefined) query = query.where('t', '<=', q.to);
+    if (q.nodes) query = query.where('node', 'in', q.nodes);
+    const rows = await query.orderBy('gid').limit(limit).execute();
+    const out: StoredEvent[] = [];
+    let bytes = 0;
+    for (const { body } of rows) {
+      bytes += body.length;
+      if (q.maxBytes !== undefined && out.length > 0 && bytes > q.maxBytes) break;
+      out.push(JSON.parse(body) as StoredEvent);
+    }
+    return out;
+  }
+
+  /** The oldest gid retained (undefined when the timeline is empty). */
+  async oldestGid(): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('cluster_events')
+      .select((eb) => eb.fn.min('gid').as('min'))
+      .executeTakeFirst();
+    return row?.min == null ? undefined : Number(row.min);
   }
 
   async latestGid(): Promise<number> {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import type { ClusterState } from '@/lib/timeline/state';
 import { WireEncoder, type WireFrame } from '@/lib/timeline/wire';
+import type { EngineApi } from '@/server/engine/api';
 import { publicProcedure, router } from '../init';
 
 /**
@@ -59,45 +60,67 @@ export const clusterRouter = router({
   }),
 
   /**
-   * The current snapshot, then deltas, each tracked by the seq of its last event. Reconnecting
-   * with lastEventId resumes with no gap and no duplicate: subscribe to the live bus first, then
-   * backfill from the store, then skip anything at or below the last sent seq.
+   * The current snapshot, then deltas, each tracked by the seq of its last event (in cluster mode
+   * a global id, the same on every replica). Reconnecting with lastEventId — to this replica or
+   * another — resumes with no gap and no duplicate: subscribe to the live bus first, then
+   * backfill from the store, then skip anything at or below the last sent seq. A state change
+   * with no event (cluster mode: node contact judged by heartbeat age) sends a fresh snapshot.
    */
   watch: publicProcedure
     .input(z.object({ lastEventId, wire: z.literal(1).optional() }).optional())
     .subscription(async function* ({ ctx, input, signal }) {
-      const live = ctx.engine.subscribe(signal);
+      const source = ctx.engine;
+      const live = source.subscribe(signal);
       const encoder = input?.wire === 1 ? new WireEncoder() : undefined;
       const message = (events: TimelineEvent[]): WatchMessage =>
         encoder ? encoder.encode(events) : { type: 'events', events };
+      const snapshot = (state: ClusterState) => {
+        encoder?.seed(state);
+        return tracked(String(state.seq), { type: 'snapshot', state } satisfies WatchMessage);
+      };
       try {
         let sent: number;
         const resumeFrom = input?.lastEventId != null ? Number(input.lastEventId) : undefined;
-        if (
-          resumeFrom === undefined ||
-          resumeFrom < ctx.engine.oldestSeq() - 1 ||
-          resumeFrom > ctx.engine.snapshot().seq
-        ) {
+        if (resumeFrom === undefined || !(await resumable(source, resumeFrom, signal))) {
           // First connection, or the gap reaches past retention (or a foreign id): start from a snapshot.
-          const state = ctx.engine.snapshot();
+          const state = source.snapshot();
           sent = state.seq;
-          encoder?.seed(state);
-          yield tracked(String(sent), { type: 'snapshot', state } satisfies WatchMessage);
+          yield snapshot(state);
         } else {
           sent = resumeFrom;
         }
         // Backfill what was recorded after `sent` (covers reconnects and the snapshot/subscribe race).
         for (;;) {
-          const page = ctx.engine.eventsAfter(sent, BACKFILL_PAGE);
+          const page = await source.eventsAfter(sent, BACKFILL_PAGE);
           if (page.length === 0) break;
           sent = page[page.length - 1]?.seq ?? sent;
           yield tracked(String(sent), message(page));
         }
-        for await (const batch of live) {
+        const batches = live[Symbol.asyncIterator]();
+        let next = batches.next();
+        let rejudged = source.rejudged?.(signal);
+        for (;;) {
+          const got: IteratorResult<TimelineEvent[]> | typeof REJUDGED = await (rejudged
+            ? Promise.race([next, rejudged.then((): typeof REJUDGED => REJUDGED)])
+            : next);
+          if (got === REJUDGED) {
+            // Everything queued is in the state now: a fresh snapshot replaces it.
+            live.drain();
+            const state = source.snapshot();
+            if (state.seq >= sent) {
+              sent = state.seq;
+              yield snapshot(state);
+            }
+            rejudged = source.rejudged?.(signal);
+            continue;
+          }
+          if (got.done) break;
           if (WATCH_COALESCE_MS > 0) await wait(WATCH_COALESCE_MS, signal);
           const fresh: TimelineEvent[] = [];
-          for (const b of [batch, ...live.drain()])
+          for (const b of [got.value, ...live.drain()])
             for (const e of b) if (e.seq > (fresh[fresh.length - 1]?.seq ?? sent)) fresh.push(e);
+          // Only now: a pending next() would take a batch the drain above should have had.
+          next = batches.next();
           if (fresh.length === 0) continue;
           sent = fresh[fresh.length - 1]?.seq ?? sent;
           yield tracked(String(sent), message(fresh));
@@ -114,3 +137,16 @@ export const clusterRouter = router({
       }
     }),
 });
+
+const REJUDGED: unique symbol = Symbol('rejudged');
+
+/** How long a replica may take to reach an id another replica already sent. */
+const RESUME_WAIT_MS = 10_000;
+
+/** Whether a stream can resume after `seq` here (else it starts from a snapshot). */
+async function resumable(source: EngineApi, seq: number, signal: AbortSignal | undefined) {
+  const reached = source.reach
+    ? await source.reach(seq, RESUME_WAIT_MS, signal)
+    : seq <= source.snapshot().seq;
+  return reached && seq >= (await source.oldestSeq()) - 1;
+}

@@ -12,11 +12,21 @@ const nodeName = z
     'a node name is a DNS subdomain (lower case letters, digits, - and .)',
   );
 
+/** A cluster-mode console watches what agents publish: nodes come and go with their agents. */
+function clusterRefuses(mode: 'cluster' | undefined): void {
+  if (mode === 'cluster')
+    throw new TRPCError({
+      code: 'PRECONDITION_FAILED',
+      message: 'in cluster mode nodes join by running `podscope agent --cri … --nats …` on them',
+    });
+}
+
 export const nodesRouter = router({
   list: publicProcedure.query(({ ctx }) => ctx.engine.nodes()),
   connect: publicProcedure
     .input(z.object({ name: nodeName, endpoint: z.string().min(1).max(1024) }))
     .mutation(async ({ ctx, input }) => {
+      clusterRefuses(ctx.engine.mode);
       if (!ctx.engine.endpointAllowed(input.endpoint)) {
         throw new TRPCError({
           code: 'FORBIDDEN',
@@ -42,6 +52,7 @@ export const nodesRouter = router({
   disconnect: publicProcedure
     .input(z.object({ name: nodeName }))
     .mutation(async ({ ctx, input }) => {
+      clusterRefuses(ctx.engine.mode);
       if (!ctx.engine.nodes().some((n) => n.name === input.name)) {
         throw new TRPCError({ code: 'NOT_FOUND', message: `no node named ${input.name}` });
       }

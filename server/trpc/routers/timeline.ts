@@ -36,19 +36,19 @@ export const timelineRouter = router({
           message: '`from` must not be after `to`',
         }),
     )
-    .query(({ ctx, input }): RangePage => {
+    .query(async ({ ctx, input }): Promise<RangePage> => {
       const { cursor: at, ...q } = input;
       const afterSeq = Math.max(q.afterSeq ?? 0, at === undefined ? 0 : Number(at));
       if (!Number.isSafeInteger(afterSeq))
         throw new TRPCError({ code: 'BAD_REQUEST', message: 'cursor out of range' });
       const maxBytes = getConfig().limits.rangeMaxBytes;
-      const events = ctx.engine.range({ ...q, afterSeq, maxBytes });
+      const events = await ctx.engine.range({ ...q, afterSeq, maxBytes });
       const last = events[events.length - 1];
       // Fewer than asked may still mean more (the byte budget): one indexed look-up says.
       const more =
         last !== undefined &&
         (events.length === q.limit ||
-          ctx.engine.range({ ...q, afterSeq: last.seq, limit: 1 }).length > 0);
+          (await ctx.engine.range({ ...q, afterSeq: last.seq, limit: 1 })).length > 0);
       return { events, nextCursor: more && last ? String(last.seq) : null };
     }),
   stateAt: publicProcedure

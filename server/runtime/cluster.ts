@@ -1,0 +1,105 @@
+/**
+ * The composition root in cluster mode (PODSCOPE_NATS_URL set): no nodes of its own — the bus
+ * (server/cluster/bus.ts) carries what every `podscope agent` publishes; this replica follows it
+ * into a view (view.ts) and serves it (console.ts), runs one of the timeline writers (writer.ts:
+ * the writers share one durable consumer, so each event is committed once whatever the number
+ * of replicas), and reads history from the cluster timeline — PostgreSQL with
+ * PODSCOPE_DATABASE_URL (every replica serves the same one), else an SQLite file in the data
+ * directory. Loaded only in cluster mode: `npm start` never imports NATS or pg.
+ */
+import { join } from 'node:path';
+import { hostname } from 'node:os';
+import type { Config } from '@/server/config';
+import { openBus } from '@/server/cluster/bus';
+import { ClusterSource } from '@/server/cluster/console';
+import { openClusterTimeline } from '@/server/cluster/timeline/timeline';
+import { ClusterWriter } from '@/server/cluster/writer';
+import type { LogFn } from '@/server/log';
+import { PodscopeStoreError, type TimelineStore } from '@/server/store';
+import type { TimelinesStore } from '@/server/timelines/service';
+
+export interface ClusterParts {
+  source: ClusterSource;
+  /** What saved timelines may use of the replica's own store (saving the live recording: not yet). */
+  savedStore: TimelinesStore;
+  /** Where the timeline lives, for the start-up line. */
+  where: string;
+  stops: (() => Promise<void> | void)[];
+}
+
+export async function startCluster(
+  config: Config,
+  store: TimelineStore,
+  log: LogFn,
+): Promise<ClusterParts> {
+  const { natsUrl, databaseUrl, name } = config.cluster;
+  if (!natsUrl) throw new Error('cluster mode needs PODSCOPE_NATS_URL');
+  const stops: (() => Promise<void> | void)[] = [];
+  try {
+    const timeline = await openClusterTimeline(
+      databaseUrl ? { url: databaseUrl } : { path: join(config.dataDir, 'cluster.db') },
+    );
+    stops.unshift(() => timeline.close());
+    const bus = await openBus({
+      servers: natsUrl.split(','),
+      cluster: name,
+      name: `podscope-console ${hostname()}/${process.pid}`,
+      log: (line) => log(line, 'warn'),
+    });
+    stops.unshift(() => bus.close());
+    const writer = new ClusterWriter({
+      bus,
+      timeline,
+      log: (line) => log(line, 'warn'),
+    }).start();
+    stops.unshift(() => writer.stop());
+    const source = await new ClusterSource({
+      bus,
+      timeline,
+      writer,
+      graceMs: config.periods.nodeMonitorGraceMs,
+    }).start();
+    stops.unshift(() => source.stop());
+
+    const retention = setInterval(() => {
+      timeline
+        .retention({ maxAgeMs: config.retention.maxAgeMs })
+        .catch((err: unknown) =>
+          log(
+            `cluster timeline retention: ${err instanceof Error ? err.message : String(err)}`,
+            'error',
+          ),
+        );
+    }, 60_000);
+    retention.unref();
+    stops.unshift(() => clearInterval(retention));
+    if (config.kubeconfig)
+      log(
+        'PODSCOPE_KUBECONFIG is not joined in cluster mode yet: specs, Events and drift come with the API-server watcher',
+        'warn',
+      );
+    const savedStore: TimelinesStore = {
+      path: store.path,
+      saveTimeline: () => {
+        throw new PodscopeStoreError(
+          store.path,
+          'INVALID',
+          'saving a period of the live recording is not available in cluster mode yet (the recording is the cluster timeline); import a file instead',
+        );
+      },
+      getTimeline: (id) => store.getTimeline(id),
+      listTimelines: () => store.listTimelines(),
+      deleteTimeline: (id) => store.deleteTimeline(id),
+      addAnnotation: (id, a) => store.addAnnotation(id, a),
+    };
+    return {
+      source,
+      savedStore,
+      where: `the ${name} cluster on ${natsUrl}; timeline at ${timeline.where}`,
+      stops,
+    };
+  } catch (err) {
+    for (const stop of stops) await Promise.resolve(stop()).catch(() => undefined);
+    throw err;
+  }
+}
