@@ -4,7 +4,6 @@
  * Last-Event-ID — no gap, no duplicate; node contact judged centrally by heartbeat age.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NodeEvent } from '@/lib/timeline/events';
 import { serve, WatchClient } from '@/test/faults/sse';
 import {
   startNats,
@@ -16,9 +15,9 @@ import { createCaller } from '@/server/trpc/root';
 import { testContext } from '@/server/trpc/testing/context';
 import { openBus, type ClusterBus } from './bus';
 import { ClusterSource } from './console';
-import { ENVELOPE_VERSION, newEpoch, type BusMessage } from './envelope';
+import { newEpoch, type BusMessage } from './envelope';
 import { gidOf } from './global';
-import { eventsMessage, heartbeatOf } from './testing';
+import { eventsMessage, heartbeatOf, nodeAddedMessage } from './testing';
 import { openClusterTimeline } from './timeline/timeline';
 import { ClusterWriter } from './writer';
 
@@ -78,28 +77,6 @@ async function publisher(cluster: string) {
   return bus;
 }
 
-function nodeAdded(cluster: string, node: string, epoch: string, seq: number): BusMessage {
-  const event: NodeEvent = {
-    kind: 'node',
-    type: 'NodeAdded',
-    seq,
-    t: Date.now(),
-    node,
-    endpoint: `unix:///run/${node}.sock`,
-    health: { connected: true },
-  };
-  return {
-    v: ENVELOPE_VERSION,
-    type: 'events',
-    cluster,
-    node,
-    epoch,
-    seq,
-    t: event.t,
-    events: [event],
-  };
-}
-
 /** A fake agent fleet: each node publishes runs of 3 events with consecutive seqs. */
 function fleet(bus: ClusterBus, cluster: string, nodes: string[]) {
   const epoch = newEpoch();
@@ -113,7 +90,7 @@ function fleet(bus: ClusterBus, cluster: string, nodes: string[]) {
     gids,
     async add() {
       for (const node of nodes) {
-        await publish(nodeAdded(cluster, node, epoch, 1), 1);
+        await publish(nodeAddedMessage(cluster, node, epoch), 1);
         seqs.set(node, 2);
       }
     },

@@ -1,5 +1,5 @@
 /** Builders of valid bus messages for tests and the load generator. */
-import type { CriEvent, TimelineEvent } from '@/lib/timeline/events';
+import type { CriEvent, NodeEvent, TimelineEvent } from '@/lib/timeline/events';
 import { ENVELOPE_VERSION, type EventsMessage, type Heartbeat } from './envelope';
 
 /** `count` CRI ContainerStarted events of `node` with seqs from `seq`. */
@@ -32,17 +32,29 @@ export function eventsMessage(
   seq: number,
   count = 1,
   t = Date.now(),
+  events: TimelineEvent[] = criEvents(node, seq, count, t),
 ): EventsMessage {
-  return {
-    v: ENVELOPE_VERSION,
-    type: 'events',
-    cluster,
-    node,
-    epoch,
+  return { v: ENVELOPE_VERSION, type: 'events', cluster, node, epoch, seq, t, events };
+}
+
+/** The node's NodeAdded (connected) as the agent's first message. */
+export function nodeAddedMessage(
+  cluster: string,
+  node: string,
+  epoch: string,
+  seq = 1,
+  t = Date.now(),
+): EventsMessage {
+  const added: NodeEvent = {
+    kind: 'node',
+    type: 'NodeAdded',
     seq,
     t,
-    events: criEvents(node, seq, count, t),
+    node,
+    endpoint: `unix:///run/${node}.sock`,
+    health: { connected: true },
   };
+  return eventsMessage(cluster, node, epoch, seq, 1, t, [added]);
 }
 
 export function heartbeatOf(

@@ -56,28 +56,32 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
   return config.cluster.natsUrl ? startClusterRuntime(config) : startEmbeddedRuntime(config);
 }
 
-/** Cluster mode: the store holds only this replica's saved timelines and imports. */
-async function startClusterRuntime(config: Config): Promise<PodscopeRuntime> {
-  const store = openStore({
+function openConfiguredStore(config: Config): TimelineStore {
+  return openStore({
     path: config.dataDir,
     retention: { maxAgeMs: config.retention.maxAgeMs, maxBytes: config.retention.maxBytes },
     saved: config.saved,
   });
+}
+
+/** Saved-timeline retention (run every minute); a failure is logged, never thrown. */
+function expireSaved(store: TimelineStore): void {
+  try {
+    store.expireSavedTimelines();
+  } catch (err) {
+    log(`saved-timeline retention: ${err instanceof Error ? err.message : String(err)}`, 'error');
+  }
+}
+
+/** Cluster mode: the store holds only this replica's saved timelines and imports. */
+async function startClusterRuntime(config: Config): Promise<PodscopeRuntime> {
+  const store = openConfiguredStore(config);
   let unlock: () => void = () => undefined;
   try {
     unlock = lockTimeline(store.path);
     const { startCluster } = await import('./cluster');
     const cluster = await startCluster(config, store, log);
-    const expire = setInterval(() => {
-      try {
-        store.expireSavedTimelines();
-      } catch (err) {
-        log(
-          `saved-timeline retention: ${err instanceof Error ? err.message : String(err)}`,
-          'error',
-        );
-      }
-    }, 60_000);
+    const expire = setInterval(() => expireSaved(store), 60_000);
     expire.unref();
     log(`cluster mode: following ${cluster.where}`);
     const timelines = new TimelinesService(cluster.savedStore, { quota: config.saved });
@@ -108,11 +112,7 @@ async function startClusterRuntime(config: Config): Promise<PodscopeRuntime> {
 }
 
 async function startEmbeddedRuntime(config: Config): Promise<PodscopeRuntime> {
-  const store = openStore({
-    path: config.dataDir,
-    retention: { maxAgeMs: config.retention.maxAgeMs, maxBytes: config.retention.maxBytes },
-    saved: config.saved,
-  });
+  const store = openConfiguredStore(config);
   const stops: (() => Promise<void> | void)[] = [];
   let unlock: () => void = () => undefined;
   try {
@@ -200,14 +200,7 @@ async function startEmbeddedRuntime(config: Config): Promise<PodscopeRuntime> {
     }
 
     const retention = setInterval(() => {
-      try {
-        store.expireSavedTimelines();
-      } catch (err) {
-        log(
-          `saved-timeline retention: ${err instanceof Error ? err.message : String(err)}`,
-          'error',
-        );
-      }
+      expireSaved(store);
       store
         .retention()
         .catch((err: unknown) =>
