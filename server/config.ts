@@ -184,6 +184,8 @@ export const ConfigSchema = z.object({
         .int()
         .min(0)
         .default(DEFAULT_ENGINE_TIMINGS.tolerationSeconds),
+      /** ListContainerStats period (kubelet evictionMonitoringPeriod). */
+      statsMs: ms(KUBELET_DEFAULTS.evictionMonitoringPeriodMs),
       /** Deadline for each CRI call. */
       criTimeoutMs: ms(10_000),
     })
@@ -288,6 +290,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['PODSCOPE_PLEG_THRESHOLD_MS', ['periods', 'plegThresholdMs']],
     ['PODSCOPE_TOLERATION_SECONDS', ['periods', 'tolerationSeconds']],
     ['PODSCOPE_CRI_TIMEOUT_MS', ['periods', 'criTimeoutMs']],
+    ['PODSCOPE_STATS_MS', ['periods', 'statsMs']],
     ['PODSCOPE_RELIST_WORKERS', ['relistWorkers']],
     ['PODSCOPE_RETENTION_MAX_AGE_MS', ['retention', 'maxAgeMs']],
     ['PODSCOPE_RETENTION_MAX_BYTES', ['retention', 'maxBytes']],

@@ -251,6 +251,38 @@ describe('generateNodeConditions', () => {
     expect(r.why.Ready?.id).toBe('node.ready.neverContacted');
   });
 
+  it('MemoryPressure names the pods using the most memory when the stats say; other pressures do not', () => {
+    const users = [
+      { name: 'test/hog', memoryBytes: 7200 * 2 ** 20 },
+      { name: 'test/web', memoryBytes: 12 * 2 ** 20 },
+    ];
+    const r = generateNodeConditions(
+      healthy({
+        resources: { memoryCapacityBytes: 8 * 2 ** 30, memoryAvailableBytes: 50 * 2 ** 20 },
+        memoryUsers: users,
+      }),
+    );
+    expect(r.why.MemoryPressure).toMatchObject({
+      id: 'node.pressure.trueUsage',
+      params: { observed: '50Mi', threshold: '100Mi', pods: 'test/hog 7Gi, test/web 12Mi' },
+    });
+    expect(r.why.DiskPressure?.id).toBe('node.pressure.unknownResources');
+    const held = generateNodeConditions(
+      healthy({
+        now: T0 + 60_000,
+        lastRelistAt: T0 + 59_000,
+        lastStatusAt: T0 + 59_000,
+        oldConditions: r.conditions,
+        pressureObservedAt: r.pressureObservedAt,
+        memoryUsers: users,
+      }),
+    );
+    expect(held.why.MemoryPressure).toMatchObject({
+      id: 'node.pressure.holdingUsage',
+      params: { seconds: 240, pods: 'test/hog 7Gi, test/web 12Mi' },
+    });
+  });
+
   it('memory below 100Mi: MemoryPressure True, held for the 5-minute transition period', () => {
     const low = healthy({
       resources: { memoryCapacityBytes: 8 * 2 ** 30, memoryAvailableBytes: 50 * 2 ** 20 },

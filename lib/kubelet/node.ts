@@ -40,6 +40,7 @@ import {
 } from './pressure';
 import type { NodeResources, RuntimeCondition } from './runtime';
 import { resolveTimings, type NodeTimings } from './timings';
+import { memoryUsersText } from './usage';
 import { apiTime, asArray, finite, goDuration, isObj, str, timeMs } from './util';
 import { why } from './why';
 
@@ -78,6 +79,8 @@ export interface NodeConditionsInput {
   thresholds?: EvictionThresholds;
   /** When each pressure threshold was last met, from the previous result. */
   pressureObservedAt?: Partial<Record<PressureCondition, number>>;
+  /** The pods using the most memory (ListContainerStats working sets), named `namespace/name`. */
+  memoryUsers?: readonly { name: string; memoryBytes: number }[];
 }
 
 export interface NodeConditionsResult {
@@ -380,21 +383,27 @@ export function generateNodeConditions(input: NodeConditionsInput): NodeConditio
     const [reason, message] = PRESSURE_TEXT[type][under ? 'true' : 'false'];
     out.push(setCondition(prev, type, under ? 'True' : 'False', reason, message, nowTime));
     const rule = `${SETTERS} ${type}Condition (pkg/kubelet/eviction)`;
+    // Which pods hold the memory, when the runtime's stats say (the eviction manager ranks them).
+    const users = type === 'MemoryPressure' && inp.memoryUsers?.length ? inp.memoryUsers : [];
+    const pods = memoryUsersText(users);
     if (met && met.kind === 'met') {
-      whyOut[type] = why(
-        'node.pressure.true',
-        { condition: type, signal: met.signal, observed: met.observed, threshold: met.threshold },
-        rule,
-      );
+      const p = {
+        condition: type,
+        signal: met.signal,
+        observed: met.observed,
+        threshold: met.threshold,
+      };
+      whyOut[type] = pods
+        ? why('node.pressure.trueUsage', { ...p, pods }, rule)
+        : why('node.pressure.true', p, rule);
     } else if (holding) {
-      whyOut[type] = why(
-        'node.pressure.holding',
-        {
-          condition: type,
-          seconds: Math.ceil((t.evictionPressureTransitionPeriodMs - (now - lastObserved)) / 1000),
-        },
-        rule,
-      );
+      const p = {
+        condition: type,
+        seconds: Math.ceil((t.evictionPressureTransitionPeriodMs - (now - lastObserved)) / 1000),
+      };
+      whyOut[type] = pods
+        ? why('node.pressure.holdingUsage', { ...p, pods }, rule)
+        : why('node.pressure.holding', p, rule);
     } else {
       const known = verdicts.find((v) => v.kind === 'notMet');
       const unknown = verdicts.find((v) => v.kind === 'unknown');

@@ -48,6 +48,8 @@ export const KUBELET_DEFAULTS = Object.freeze({
   evictionPressureTransitionPeriodMs: 300_000,
   /** backOffPeriod: the first container restart and image pull back-off, and a failed sync's retry. */
   backOffPeriodMs: 10_000,
+  /** evictionMonitoringPeriod (kubelet.go): the eviction manager reads resource usage this often. */
+  evictionMonitoringPeriodMs: 10_000,
   /** MaxContainerBackOff: the back-offs stop doubling here (the image back-off always). */
   maxContainerBackOffMs: 300_000,
   /** crashLoopBackOff.maxContainerRestartPeriod: the container back-off's maximum on a node. */

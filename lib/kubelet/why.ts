@@ -91,6 +91,8 @@ export const WHY = {
   'node.pressure.false': ['condition', 'signal', 'observed', 'threshold'],
   'node.pressure.true': ['condition', 'signal', 'observed', 'threshold'],
   'node.pressure.holding': ['condition', 'seconds'],
+  'node.pressure.trueUsage': ['condition', 'signal', 'observed', 'threshold', 'pods'],
+  'node.pressure.holdingUsage': ['condition', 'seconds', 'pods'],
   'node.pressure.unknownResources': ['condition', 'signal'],
   'node.pressure.noThreshold': ['condition', 'signal'],
   'node.pressure.nodeUnknown': ['condition'],

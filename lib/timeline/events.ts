@@ -14,6 +14,7 @@
 import type { V1ContainerStatus, V1NodeCondition, V1PodCondition } from '@kubernetes/client-node';
 import type { Explanation } from '../kubelet/explanation';
 import type { RuntimeCondition, RuntimeInfo } from '../kubelet/runtime';
+import type { NodeUsage } from '../kubelet/usage';
 import type { Drift } from '../drift/types';
 import type { NodeHealth, PodView } from './state';
 
@@ -143,6 +144,8 @@ export interface NodeEvent extends EventBase {
   why?: Explanation;
   /** NodeUpdated: where the API server disagrees with the runtime (lib/drift); [] or null clears. */
   drift?: Drift[] | null;
+  /** NodeUpdated: container and pod CPU/memory from ListContainerStats (replaces); null clears. */
+  usage?: NodeUsage | null;
 }
 
 /**

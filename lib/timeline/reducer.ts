@@ -77,6 +77,8 @@ function applyNode(nodes: ClusterState['nodes'], e: NodeEvent): ClusterState['no
         ...(e.health ? { health: e.health } : {}),
       };
       setDrift(updated, e.drift);
+      if (e.usage === null) delete updated.usage;
+      else if (e.usage) updated.usage = e.usage;
       return { ...nodes, [e.node]: updated };
     }
     case 'NodeConditionChanged': {

@@ -8,6 +8,7 @@
 import type { V1NodeCondition, V1PodStatus } from '@kubernetes/client-node';
 import type { Explanation } from '../kubelet/explanation';
 import type { RuntimeCondition, RuntimeInfo, SpecSource } from '../kubelet/runtime';
+import type { NodeUsage } from '../kubelet/usage';
 import type { Drift } from '../drift/types';
 
 export const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'] as const;
@@ -82,6 +83,8 @@ export interface NodeView {
   pods: Record<string, PodView>;
   /** Node-level disagreements with the API server (conditions, Lease, pods the runtime lacks). */
   drift?: Drift[];
+  /** CPU and memory of its pods and containers, from the runtime's ListContainerStats. */
+  usage?: NodeUsage;
 }
 
 export interface ClusterState {

@@ -16,6 +16,19 @@ export function criRuntime(endpoint: string, options: CriClientOptions = {}): Ru
     podSandboxStatus: async (id) => (await client.podSandboxStatus(id)).sandbox,
     containerStatus: (id, sandboxId) => client.containerStatus(id, { sandboxId }),
     containerEvents: (signal) => notices(client, signal),
+    listContainerStats: async () =>
+      (await client.listContainerStats()).map((s) => ({
+        id: s.id,
+        podUid: s.labels['io.kubernetes.pod.uid'] ?? '',
+        container: s.name,
+        ...(s.cpu?.timestamp !== undefined ? { cpuAt: s.cpu.timestamp } : {}),
+        ...(s.cpu?.usageCoreNanoSeconds !== undefined
+          ? { usageCoreNanoSeconds: s.cpu.usageCoreNanoSeconds }
+          : {}),
+        ...(s.memory?.workingSetBytes !== undefined
+          ? { workingSetBytes: s.memory.workingSetBytes }
+          : {}),
+      })),
     close: () => client.close(),
   };
 }

@@ -385,6 +385,17 @@ export class Engine implements EngineApi {
     this.recorder.flush();
   }
 
+  /** One ListContainerStats round on every in-thread node (the nodes' stats loops do it by themselves). Public for tests. */
+  async sampleUsage(): Promise<void> {
+    const rounds: Promise<void>[] = [];
+    for (const n of this.nodesByName.values()) {
+      const engine = local(n);
+      if (engine) rounds.push(engine.sampleUsage());
+    }
+    await Promise.all(rounds);
+    this.recorder.flush();
+  }
+
   /** Numbers and records events from outside the node engines (drift, the driver). */
   record(events: UnsequencedEvent[]): void {
     const batch = this.recorder.record(events);

@@ -256,3 +256,54 @@ describe("the node's container back-off, as the engine infers it", () => {
     ).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('container resources through the engine (ListContainerStats)', () => {
+  const MiB = 2 ** 20;
+  it('CPU cores from usage deltas and working sets per container and pod; MemoryPressure names the pod holding the memory', async () => {
+    const r = await rig();
+    const hogSpec = spec('hog', false, ['dd', 'if=/dev/zero', 'of=/dev/null', 'bs=7200M']);
+    const hog = (await r.driver.apply(hogSpec)).metadata?.uid ?? '';
+    const idle = (await r.driver.apply(spec('idle', false))).metadata?.uid ?? '';
+    await r.run(3_000);
+    await r.engine.sampleUsage();
+    const first = r.engine.snapshot().nodes['node-a']?.usage;
+    // one sample: memory at once, CPU only once there is a delta
+    expect(first?.pods[hog]?.memoryBytes).toBeGreaterThan(7000 * MiB);
+    expect(first?.pods[hog]?.cpuCores).toBeUndefined();
+    await r.run(10_000, 1000);
+    await r.engine.sampleUsage();
+    const usage = r.engine.snapshot().nodes['node-a']?.usage;
+    expect(usage?.pods[hog]?.cpuCores).toBeCloseTo(1, 2); // dd holds a core
+    expect(usage?.pods[hog]?.containers.app?.cpuCores).toBeCloseTo(1, 2);
+    expect(usage?.pods[idle]?.cpuCores).toBeLessThan(0.01);
+    expect(usage?.pods[idle]?.memoryBytes).toBeLessThan(2 * MiB);
+    expect(usage?.pods[idle]?.containers.app?.memoryBytes).toBe(usage?.pods[idle]?.memoryBytes);
+
+    await r.watcher.readStatus();
+    const node = r.engine.snapshot().nodes['node-a'];
+    expect(node?.conditions.find((c) => c.type === 'MemoryPressure')?.status).toBe('True');
+    expect(node?.why.MemoryPressure?.id).toBe('node.pressure.trueUsage');
+    expect(String(node?.why.MemoryPressure?.params?.pods)).toMatch(
+      /^test\/hog 7(\.\d)?Gi, test\/idle /,
+    );
+  });
+
+  it('a quiet node records its usage when it first has CPU figures, not at every sample', async () => {
+    const r = await rig();
+    await r.driver.apply(spec('idle', false));
+    await r.run(3_000);
+    const usageEvents = () =>
+      r.engine
+        .range({ nodes: ['node-a'] })
+        .filter((e) => e.kind === 'node' && e.usage !== undefined && e.usage !== null).length;
+    await r.engine.sampleUsage(); // memory
+    await r.run(10_000, 1000);
+    await r.engine.sampleUsage(); // and CPU
+    expect(usageEvents()).toBe(2);
+    for (let i = 0; i < 5; i++) {
+      await r.run(10_000, 1000);
+      await r.engine.sampleUsage();
+    }
+    expect(usageEvents()).toBe(2);
+  });
+});

@@ -4,9 +4,10 @@
  * time-based re-evaluation, the node conditions — turned into derived timeline events, each with
  * its cause (the seq of the CRI event behind it) and its why.
  *
- * The per-node state lives in two parts: node-status.ts (the runtime's Status, node conditions,
- * readiness) and pod-deriver.ts (back-off, clock offset, pod derivation); this module runs the
- * watcher, numbers and emits what they return, and decides which pods to derive when.
+ * The per-node state lives in three parts: node-status.ts (the runtime's Status, node conditions,
+ * readiness), pod-deriver.ts (back-off, clock offset, pod derivation) and usage-sampler.ts
+ * (ListContainerStats → CPU and memory); this module runs the watcher and the stats loop, numbers
+ * and emits what they return, and decides which pods to derive when.
  *
  * Module boundary: a NodeEngine needs a runtime client and nothing else — no store, no bus, no
  * other node. It holds this node's latest full state (`view()`, folded through the one reducer
@@ -31,8 +32,9 @@ import { NodeStatus } from './node-status';
 import { NodeWatcher, type Clock, type RelistOutcome, type WatcherSink } from './node-watcher';
 import { PodDeriver } from './pod-deriver';
 import { causeOf, numberTransitions, runtimePodOf, withSeq } from './relist-events';
+import { UsageSampler } from './usage-sampler';
 import type { RuntimeClient, RuntimeStatusReport } from './runtime-client';
-import { nodeTimings, type EngineTimings } from './timings';
+import { DEFAULT_ENGINE_TIMINGS, nodeTimings, type EngineTimings } from './timings';
 
 export interface NodeEngineOptions {
   name: string;
@@ -94,6 +96,8 @@ export class NodeEngine {
    */
   private followUp = new Set<string>();
   private readonly due = new DueDeadlines();
+  private readonly usage: UsageSampler;
+  private statsTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly options: NodeEngineOptions) {
     this.name = options.name;
@@ -123,6 +127,7 @@ export class NodeEngine {
       t: 0,
       nodes: options.initial ? { [options.name]: options.initial } : {},
     };
+    this.usage = new UsageSampler(options.name, options.client, options.log);
     this.watcher = new NodeWatcher(
       options.name,
       options.client,
@@ -152,13 +157,42 @@ export class NodeEngine {
     return own(this.state.nodes, this.name);
   }
 
-  /** Starts the relist, event-stream and Status loops. */
+  /** Starts the relist, event-stream, Status and stats loops. */
   start(): void {
     this.watcher.start();
+    const ms = this.options.timings.statsMs ?? DEFAULT_ENGINE_TIMINGS.statsMs;
+    if (ms && ms > 0) {
+      this.statsTimer = setInterval(() => void this.sampleUsage(), ms);
+      this.statsTimer.unref?.();
+    }
   }
 
   stop(): void {
+    if (this.statsTimer) clearInterval(this.statsTimer);
+    this.statsTimer = undefined;
     this.watcher.stop();
+  }
+
+  /**
+   * One ListContainerStats round (the stats loop calls it; tests call it directly): records the
+   * node's CPU and memory per container and pod when they moved. The memory users it finds feed
+   * the MemoryPressure explanation.
+   */
+  async sampleUsage(): Promise<void> {
+    if (!this.watcher.connected) return;
+    const running = new Set(
+      this.watcher
+        .records()
+        .containers.filter((c) => c.state === 'running')
+        .map((c) => c.id),
+    );
+    const events = await this.usage.sample(
+      () => this.clock.now(),
+      (id) => running.has(id),
+      () => this.view()?.usage,
+    );
+    this.emit(events);
+    this.status.memoryUsers(this.usage.latest, this.view());
   }
 
   /** Folds events about this node recorded by someone else (drift, the API server's view). */

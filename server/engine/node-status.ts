@@ -11,7 +11,8 @@ import { generateNodeConditions } from '@/lib/kubelet';
 import type { NodeConditionsResult, NodeReadiness, NodeTimings } from '@/lib/kubelet';
 import type { NodeResources, RuntimeCondition } from '@/lib/kubelet/runtime';
 import type { UnsequencedEvent } from '@/lib/timeline/events';
-import type { NodeView } from '@/lib/timeline/state';
+import { own, type NodeView } from '@/lib/timeline/state';
+import { topMemoryPods, type NodeUsage } from '@/lib/kubelet/usage';
 import { nodeEvents } from './node-events';
 import { conditionDetail } from './relist-events';
 import type { RuntimeStatusReport } from './runtime-client';
@@ -30,6 +31,7 @@ export class NodeStatus {
   private lastStatusAt: number | undefined;
   private pressureObservedAt: NodeConditionsResult['pressureObservedAt'] = {};
   private readiness: NodeReadiness;
+  private users: { name: string; memoryBytes: number }[] = [];
 
   constructor(
     private readonly node: string,
@@ -38,6 +40,14 @@ export class NodeStatus {
     now: number,
   ) {
     this.readiness = { status: 'True', since: now };
+  }
+
+  /** The pods using the most memory (from the latest stats), named for the MemoryPressure why. */
+  memoryUsers(usage: NodeUsage | undefined, view: NodeView | undefined): void {
+    this.users = topMemoryPods(usage).map(({ uid, memoryBytes }) => {
+      const p = view ? own(view.pods, uid) : undefined;
+      return { name: p ? `${p.namespace}/${p.name}` : uid, memoryBytes };
+    });
   }
 
   /** The node's Ready condition as last evaluated (pods' Ready and eviction clocks read it). */
@@ -99,6 +109,7 @@ export class NodeStatus {
       startedAt: this.startedAt,
       timings: this.timings,
       pressureObservedAt: this.pressureObservedAt,
+      ...(this.users.length > 0 ? { memoryUsers: this.users } : {}),
     });
     this.pressureObservedAt = result.pressureObservedAt;
     const events = nodeEvents(view, result.conditions, result.why, { t: now, node: this.node });

@@ -9,6 +9,7 @@ import type {
   RuntimeInfo,
   RuntimeSandbox,
 } from '@/lib/kubelet/runtime';
+import type { UsageSample } from '@/lib/kubelet/usage';
 
 export interface RuntimeStatusReport {
   conditions: RuntimeCondition[];
@@ -35,5 +36,7 @@ export interface RuntimeClient {
   containerStatus(id: string, sandboxId: string): Promise<RuntimeContainer>;
   /** Rejects/throws with `unimplemented: true` on the error when the runtime has no event stream. */
   containerEvents(signal: AbortSignal): AsyncIterable<ContainerEventNotice>;
+  /** ListContainerStats (absent: no usage figures); rejects with `unimplemented: true` like the above. */
+  listContainerStats?(): Promise<UsageSample[]>;
   close(): void;
 }

@@ -21,15 +21,18 @@ export interface EngineTimings {
   plegThresholdMs: number;
   /** DefaultTolerationSeconds for not-ready/unreachable NoExecute taints. */
   tolerationSeconds: number;
+  /** ListContainerStats period (kubelet evictionMonitoringPeriod, 10 s); default that. */
+  statsMs?: number;
 }
 
-export const DEFAULT_ENGINE_TIMINGS: Readonly<EngineTimings> = Object.freeze({
+export const DEFAULT_ENGINE_TIMINGS: Readonly<Required<EngineTimings>> = Object.freeze({
   relistMs: KUBELET_DEFAULTS.plegRelistPeriodMs,
   nodeStatusMs: KUBELET_DEFAULTS.nodeStatusUpdateFrequencyMs,
   fullRelistMs: 60_000,
   nodeMonitorGraceMs: KUBELET_DEFAULTS.nodeMonitorGracePeriodMs,
   plegThresholdMs: KUBELET_DEFAULTS.plegRelistThresholdMs,
   tolerationSeconds: KUBELET_DEFAULTS.tolerationSeconds,
+  statsMs: KUBELET_DEFAULTS.evictionMonitoringPeriodMs,
 });
 
 /** The periods the kubelet rules (lib/kubelet) read, with the engine's overrides applied. */

@@ -185,6 +185,23 @@ export function buildSchema(limits: FileLimits) {
     lastErrorAt: epochMs.optional(),
   });
 
+  const amount = z.number().min(0).max(Number.MAX_SAFE_INTEGER);
+  const resourceUsage = z.looseObject({
+    cpuCores: amount.optional(),
+    memoryBytes: amount.optional(),
+  });
+  const nodeUsage = z.looseObject({
+    at: epochMs,
+    pods: z.record(
+      keyId,
+      z.looseObject({
+        cpuCores: amount.optional(),
+        memoryBytes: amount.optional(),
+        containers: z.record(keyName, resourceUsage),
+      }),
+    ),
+  });
+
   const nodeView = z.looseObject({
     name: keyName,
     endpoint: short,
@@ -195,6 +212,7 @@ export function buildSchema(limits: FileLimits) {
     health,
     pods: z.record(z.string(), podView),
     drift: drifts.optional(),
+    usage: nodeUsage.optional(),
   });
 
   const clusterState = z.looseObject({
@@ -272,6 +290,7 @@ export function buildSchema(limits: FileLimits) {
     from: short.optional(),
     why: explanation.optional(),
     drift: drifts.nullable().optional(),
+    usage: nodeUsage.nullable().optional(),
   });
 
   const k8sEvent = z.looseObject({
