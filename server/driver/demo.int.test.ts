@@ -2,7 +2,9 @@
  * The demo workload on three simulated nodes (real gRPC, the simulator's clock at 20×), observed
  * by the engine: within a few virtual minutes the console has what it promises — a crash loop
  * with rising restarts, a failed pull, an OOM kill, a sidecar, init containers, a Job that
- * succeeds and one that fails, web replicas on every node.
+ * succeeds and one that fails, web replicas on every node, a readiness probe that flaps and a
+ * liveness probe that restarts its container — run by the drivers' prober on the simulator's
+ * network model, as `npm start` runs them (server/runtime).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { V1ContainerStatus } from '@kubernetes/client-node';
@@ -13,6 +15,7 @@ import { criRuntime } from '@/server/engine/cri-runtime';
 import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
 import { startSimCluster, type SimCluster } from '@/server/sim';
+import { simProbeNetwork } from '@/server/sim/network';
 import { openStore, type TimelineStore } from '@/server/store';
 import { fromSimClock } from './clock';
 import { startDemoWorkload, type DemoWorkload } from './demo';
@@ -40,6 +43,7 @@ describe('demo workload on three simulated nodes', () => {
           node: n.name,
           clock,
           backoffScale: SCALE,
+          network: simProbeNetwork(n.runtime),
           log: () => undefined,
         }),
     );
@@ -156,5 +160,39 @@ describe('demo workload on three simulated nodes', () => {
           p.status.phase === 'Failed' && status(p, 'import')?.state?.terminated?.exitCode === 2,
       ),
     );
+  });
+
+  it('has a pod whose readiness probe flaps: Running, not Ready, then Ready again, never restarted', async () => {
+    const cart = () => named('cart-')[0];
+    const ready = () => cart()?.status.conditions?.find((c) => c.type === 'Ready')?.status;
+    await until('cart Ready', () => ready() === 'True' && status(cart(), 'cart')?.ready === true);
+    await until('cart Running but not Ready', () => {
+      const s = status(cart(), 'cart');
+      return ready() === 'False' && s?.state?.running !== undefined && s.ready === false;
+    });
+    expect(cart()?.status.phase).toBe('Running');
+    expect(cart()?.why.containers.cart?.id).toBe('container.running.readinessFailed');
+    await until('cart Ready again', () => ready() === 'True');
+    expect(status(cart(), 'cart')?.restartCount).toBe(0);
+  });
+
+  it('has a pod whose liveness probe restarts it', async () => {
+    const inventory = () => status(named('inventory-')[0], 'inventory');
+    await until(
+      'inventory restarted by its liveness probe',
+      () => (inventory()?.restartCount ?? 0) >= 1,
+    );
+    // The kubelet stopped it with SIGTERM, which its trap turns into exit 143.
+    expect(inventory()?.lastState?.terminated?.exitCode).toBe(143);
+    const killed = engine
+      .eventsAfter(0, 100_000)
+      .some(
+        (e) =>
+          e.kind === 'k8s' &&
+          e.reason === 'Killing' &&
+          e.involvedObject.name === named('inventory-')[0]?.name &&
+          e.message.includes('failed liveness probe'),
+      );
+    expect(killed).toBe(true);
   });
 });

@@ -11,7 +11,13 @@
  *   batch/report-N-…      a Job pod that succeeds after ~20 s; a new run every 2 min (last 3 kept)
  *   batch/import-customers-N-… a Job pod that fails (exit 2); a new run every 6 min (last 2 kept)
  *   kube-system/kube-proxy-… one per node; kube-system/coredns-… one replica
+ *   shop/cart-…           readiness flaps: its httpGet /healthz answers 404 for 12 s of every 32 s
+ *                         → Running but not Ready, out of the Service, never restarted
+ *   shop/inventory-…      its liveness probe fails 30 s after each start (a stuck worker pool)
+ *                         → the kubelet kills and restarts it, into CrashLoopBackOff
  *
+ * Probes are run by the drivers' prober (server/driver/probes) against the simulator's network
+ * model (server/sim/network.ts), as they would be on a real node.
  * Images come from the simulator's catalogue (server/sim/CATALOGUE.md). Names use the API's
  * random-suffix alphabet drawn from a seeded generator, so a given seed gives the same names
  * (and, through the drivers' uid seeds, the same uids) on every run. All scheduling goes through
@@ -185,7 +191,59 @@ export function steadyPods(random: () => number, nodes: number): { node: number;
       },
     ),
   });
+  out.push({ node: 2, pod: cartPod(random) }, { node: 2, pod: inventoryPod(random) });
   return out.map((p) => ({ node: p.node % Math.max(1, nodes), pod: p.pod }));
+}
+
+export function cartPod(random: () => number): V1Pod {
+  // httpd serves /www; /www/healthz is there for 20 s, gone for 12 s, and so on.
+  return pod(
+    'shop',
+    `cart-${suffix(random, 9)}-${suffix(random, 5)}`,
+    { app: 'cart' },
+    {
+      containers: [
+        shell(
+          'cart',
+          "trap 'exit 0' TERM; touch /www/healthz; httpd -f -p 8080 -h /www & while true; do sleep 20; rm /www/healthz; echo 'redis.shop.svc:6379 timed out, /healthz failing' >&2; sleep 12; touch /www/healthz; echo 'redis reconnected'; done",
+          {
+            ports: [{ name: 'http', containerPort: 8080 }],
+            readinessProbe: {
+              httpGet: { path: '/healthz', port: 8080 },
+              periodSeconds: 2,
+              failureThreshold: 2,
+            },
+          },
+        ),
+      ],
+    },
+  );
+}
+
+export function inventoryPod(random: () => number): V1Pod {
+  // Healthy for 30 s after each start, then its worker pool hangs and /tmp/healthy is gone.
+  return pod(
+    'shop',
+    `inventory-${suffix(random, 9)}-${suffix(random, 5)}`,
+    { app: 'inventory' },
+    {
+      restartPolicy: 'Always',
+      containers: [
+        shell(
+          'inventory',
+          "trap 'exit 143' TERM; touch /tmp/healthy; echo 'syncing stock levels'; sleep 30; rm /tmp/healthy; echo 'worker pool stuck: 0 of 8 workers responding' >&2; while true; do sleep 1; done",
+          {
+            livenessProbe: {
+              exec: { command: ['cat', '/tmp/healthy'] },
+              initialDelaySeconds: 5,
+              periodSeconds: 3,
+              failureThreshold: 3,
+            },
+          },
+        ),
+      ],
+    },
+  );
 }
 
 export function ordersPod(random: () => number): V1Pod {
