@@ -28,6 +28,12 @@ export async function startEmbeddedWorkload(options: {
   clock: SimClock;
   backoffScale: number;
   seed: number;
+  /**
+   * The timeline's last seq when this run began (0: a new timeline). The simulated nodes are new
+   * on every start, but a kept timeline still holds the pods of earlier runs; a uid names one pod
+   * forever, so a run on a kept timeline draws its uids from a seed of its own.
+   */
+  runAfterSeq?: number;
   demo?: boolean;
   log: (line: string) => void;
 }): Promise<EmbeddedWorkload> {
@@ -37,6 +43,7 @@ export async function startEmbeddedWorkload(options: {
       new Driver({
         client: n.client,
         node: n.name,
+        ...(options.runAfterSeq ? { uidSeed: `${n.name}@${options.runAfterSeq}` } : {}),
         clock,
         backoffScale: options.backoffScale,
         ...(n.maxContainerRestartPeriodMs !== undefined
@@ -70,6 +77,8 @@ export function startSimWorkload(
   sim: SimCluster,
   options: {
     seed: number;
+    /** See startEmbeddedWorkload. */
+    runAfterSeq?: number;
     log: (line: string) => void;
     /** Each node's crashLoopBackOff.maxContainerRestartPeriod (ms; default the kubelet's). */
     maxContainerRestartPeriodMs?: (node: string) => number | undefined;
@@ -88,6 +97,7 @@ export function startSimWorkload(
     clock: sim.clock,
     backoffScale: DEMO_BACKOFF_SCALE,
     seed: options.seed,
+    ...(options.runAfterSeq !== undefined ? { runAfterSeq: options.runAfterSeq } : {}),
     log: options.log,
   });
 }

@@ -170,6 +170,7 @@ async function startEmbeddedRuntime(config: Config): Promise<PodscopeRuntime> {
       if (config.sim.demo) {
         const workload = await startSimWorkload(sim, {
           seed: config.sim.seed,
+          runAfterSeq: latest,
           log,
           maxContainerRestartPeriodMs: (node) =>
             maxContainerRestartPeriodFor(config.crashLoopBackOff, node),
