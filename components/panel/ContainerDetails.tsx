@@ -2,6 +2,7 @@
 import { useTranslations } from 'next-intl';
 import { useCluster } from '@/components/data/ClusterProvider';
 import {
+  containerReadiness,
   containerReason,
   containerState,
   containerTone,
@@ -12,10 +13,11 @@ import {
 import { RelativeTime } from '@/components/visual/RelativeTime';
 import { BackoffTimer } from './BackoffTimer';
 import { DriftList } from './DriftList';
-import { MACHINE_OF } from './machines';
+import { PANEL_MACHINE_OF } from './machines';
 import { PanelHeader } from './PanelHeader';
 import { StateMachine } from './StateMachine';
 import { StatusJson } from './StatusJson';
+import { drawnContainerState } from './transitions';
 import { useLastTransition } from './use-transition';
 import { WhyText } from './WhyText';
 
@@ -29,6 +31,7 @@ export function ContainerDetails({
   const { pod, node, container } = entity;
   const s = container.status;
   const state = containerState(s);
+  const readiness = containerReadiness(s);
   const reason = containerReason(s);
   const last = s?.lastState?.terminated;
   const due = nextRestartOf(pod, container.name, s);
@@ -92,8 +95,9 @@ export function ContainerDetails({
         <WhyText why={pod.why.phase} showRule={false} />
       </section>
       <StateMachine
-        machine={MACHINE_OF.container}
-        current={state}
+        machine={PANEL_MACHINE_OF.container}
+        current={drawnContainerState(s)}
+        readiness={readiness === 'ready' ? undefined : readiness}
         transition={transition}
         title={t('machine.container')}
       />

@@ -6,7 +6,7 @@ import { RelativeTime } from '@/components/visual/RelativeTime';
 import { StateIcon } from '@/components/visual/StateIcon';
 import { Conditions } from './Conditions';
 import { DriftList } from './DriftList';
-import { MACHINE_OF } from './machines';
+import { PANEL_MACHINE_OF } from './machines';
 import { PanelHeader } from './PanelHeader';
 import { StateMachine } from './StateMachine';
 import { StatusJson } from './StatusJson';
@@ -80,7 +80,7 @@ export function NodeDetails({ entity }: { entity: Extract<EntityRef, { layer: 'n
       <Conditions conditions={node.conditions} why={node.why} reference={reference} kind="node" />
       {node.drift && node.drift.length > 0 ? <DriftList drift={node.drift} /> : null}
       <StateMachine
-        machine={MACHINE_OF.node}
+        machine={PANEL_MACHINE_OF.node}
         current={ready}
         transition={transition}
         title={t('machine.node')}

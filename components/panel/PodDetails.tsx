@@ -15,7 +15,7 @@ import { RelativeTime } from '@/components/visual/RelativeTime';
 import { StateIcon } from '@/components/visual/StateIcon';
 import { Conditions } from './Conditions';
 import { DriftList } from './DriftList';
-import { MACHINE_OF } from './machines';
+import { PANEL_MACHINE_OF } from './machines';
 import { PanelHeader } from './PanelHeader';
 import { StateMachine } from './StateMachine';
 import { StatusJson } from './StatusJson';
@@ -143,7 +143,7 @@ export function PodDetails({ entity }: { entity: Extract<EntityRef, { layer: 'po
       />
       {pod.drift && pod.drift.length > 0 ? <DriftList drift={pod.drift} /> : null}
       <StateMachine
-        machine={MACHINE_OF.pod}
+        machine={PANEL_MACHINE_OF.pod}
         current={phase}
         transition={transition}
         title={t('machine.pod')}

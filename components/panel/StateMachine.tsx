@@ -3,14 +3,16 @@
  * One state machine, drawn from data: states as pills, edges as curves, the current state
  * highlighted. When the entity moves forward along an edge (live or playing), a dot travels that
  * edge once and the edge is labelled with the CRI event that drove it; with reduced motion the
- * edge only lights up briefly.
+ * edge only lights up briefly. A container's Running is drawn in two (machines.ts): ready, and
+ * not ready — dashed, as the diagram draws such a container, named for what holds it back
+ * (`readiness`, also the figure's `data-ready`: notready | notstarted).
  */
 import { useTranslations } from 'next-intl';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { StateGlyph } from '@/components/visual/StateIcon';
 import { TONE_COLOR, type Tone } from '@/components/visual/palette';
 import { layoutMachine } from './machine-layout';
-import type { Machine } from './machines';
+import type { Machine, MachineState, UnreadyKind } from './machines';
 import { useWhy } from './WhyText';
 import type { Transition } from './transitions';
 
@@ -58,17 +60,34 @@ function TravellingDot({ path, color }: { path: string; color: string }) {
 export function StateMachine({
   machine,
   current,
+  readiness,
   transition,
   title,
 }: {
   machine: Machine;
   current: string | undefined;
+  /** Why the current state, if a not-ready one, is not ready. */
+  readiness?: UnreadyKind | undefined;
   transition: Transition | undefined;
   title: string;
 }) {
   const t = useTranslations('ui.panel');
   const describe = useWhy();
-  const layout = useMemo(() => layoutMachine(machine, W, H), [machine]);
+  // A state named by messages shows the one for the current readiness; it is laid out as wide
+  // as the longest of them, so the drawing does not move when the readiness does.
+  const layout = useMemo(() => {
+    const widest = (s: MachineState): string =>
+      s.labelKeys
+        ? Object.values(s.labelKeys)
+            .map((key) => t(`machineState.${key}`))
+            .reduce((a, b) => (b.length > a.length ? b : a), '')
+        : s.label;
+    return layoutMachine(
+      { ...machine, states: machine.states.map((s) => ({ ...s, label: widest(s) })) },
+      W,
+      H,
+    );
+  }, [machine, t]);
   const reduced = usePrefersReducedMotion();
   // Animate only forward moves onto a new transition, never when scrubbing back.
   const [animated, setAnimated] = useState<number | undefined>(undefined);
@@ -81,10 +100,25 @@ export function StateMachine({
   }, [transition?.seq]);
   const activeKey = transition ? `${transition.from}->${transition.to}` : undefined;
   const stateTone = (id: string) => machine.states.find((s) => s.id === id)?.tone ?? 'unknown';
-  const stateLabel = (id: string | undefined) =>
-    (id && machine.states.find((s) => s.id === id)?.label) ?? '—';
+  const stateLabel = (id: string | undefined) => {
+    const s = id !== undefined ? machine.states.find((x) => x.id === id) : undefined;
+    if (!s) return '—';
+    const key = s.labelKeys
+      ? ((id === current && readiness ? s.labelKeys[readiness] : undefined) ??
+        Object.values(s.labelKeys)[0])
+      : undefined;
+    return key ? t(`machineState.${key}`) : s.label;
+  };
+  const unready = (id: string) => machine.states.find((s) => s.id === id)?.labelKeys !== undefined;
   return (
-    <figure className="ps-machine" data-machine={machine.id} data-current={current}>
+    <figure
+      className="ps-machine"
+      data-machine={machine.id}
+      data-current={current}
+      {...(current !== undefined && unready(current) && readiness
+        ? { 'data-ready': readiness }
+        : {})}
+    >
       <figcaption>{title}</figcaption>
       <svg
         viewBox={`0 0 ${W} ${H}`}
@@ -127,7 +161,7 @@ export function StateMachine({
           return (
             <g
               key={s.id}
-              className={`ps-machine-state ps-tone-${tone}${isCurrent ? ' is-current' : ''}`}
+              className={`ps-machine-state ps-tone-${tone}${isCurrent ? ' is-current' : ''}${unready(s.id) ? ' is-unready' : ''}`}
               data-state={s.id}
             >
               <rect

@@ -42,8 +42,23 @@ const PLACES: Record<MachineId, Record<string, [number, number]>> = {
   nodeReady: { True: [0.5, 0.2], False: [0.13, 0.8], Unknown: [0.87, 0.8] },
 };
 
+/**
+ * The container machine with Running split by readiness: a square — not ready above waiting
+ * (where a probed container arrives), ready above terminated.
+ */
+const READINESS_PLACES: Record<string, [number, number]> = {
+  waiting: [0.13, 0.8],
+  unready: [0.27, 0.15],
+  running: [0.86, 0.15],
+  terminated: [0.87, 0.8],
+};
+
 const STATE_H = 26;
 const charW = 7.6;
+
+/** Estimated width of a label: CJK characters take about two Latin ones. */
+const labelWidth = (label: string) =>
+  [...label].reduce((w, ch) => w + (/[\u2e80-\u9fff\uff00-\uffef]/.test(ch) ? 1.7 : 1), 0) * charW;
 
 /** Where the segment from the centre of `b` towards (tx, ty) leaves b's rectangle. */
 function exitPoint(b: StateBox, tx: number, ty: number): [number, number] {
@@ -59,7 +74,7 @@ function exitPoint(b: StateBox, tx: number, ty: number): [number, number] {
 const r = (n: number) => Math.round(n * 10) / 10;
 
 export function layoutMachine(machine: Machine, width: number, height: number): MachineLayout {
-  const places = PLACES[machine.id];
+  const places = machine.readiness ? READINESS_PLACES : PLACES[machine.id];
   const pad = 20;
   const states: StateBox[] = machine.states.map((s) => {
     const [ux, uy] = places[s.id] ?? [0.5, 0.5];
@@ -67,7 +82,7 @@ export function layoutMachine(machine: Machine, width: number, height: number): 
       id: s.id,
       cx: pad + ux * (width - 2 * pad),
       cy: pad + uy * (height - 2 * pad),
-      w: Math.max(64, s.label.length * charW + 30),
+      w: Math.max(64, labelWidth(s.label) + 30),
       h: STATE_H,
     };
   });

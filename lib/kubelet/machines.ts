@@ -25,6 +25,8 @@ export const KUBELET_CAUSES = [
   'PLEGUnhealthy',
   'RuntimeStatusStale',
   'GracePeriodExpired',
+  /** A startup or readiness probe's result crossed its threshold (the prober's decision). */
+  'ProbeResult',
 ] as const;
 export type KubeletCause = (typeof KUBELET_CAUSES)[number];
 export type Driver = CriEventType | KubeletCause;

@@ -115,6 +115,11 @@ export const WHY = {
   'machine.container.reasonChanged': [],
   'machine.container.replaced': [],
   'machine.container.exitedAgain': [],
+  // the panel's drawing splits Running by readiness (components/panel/machines.ts)
+  'machine.container.startedUnready': [],
+  'machine.container.becameReady': [],
+  'machine.container.becameUnready': [],
+  'machine.container.stillUnready': [],
   'machine.podPhase.started': [],
   'machine.podPhase.succeededEarly': [],
   'machine.podPhase.failedEarly': [],
