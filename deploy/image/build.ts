@@ -59,8 +59,11 @@ function git(root: string, args: string[]): string | undefined {
   }
 }
 
-/** The CLI's bundles: `podscope.mjs` (every command) and `agent.mjs` (the agent alone). */
-async function bundleCli(root: string, outdir: string): Promise<void> {
+/**
+ * The CLI's bundles: `podscope.mjs` (every command) and `agent.mjs` (the agent alone). Also what
+ * `npm run bench` measures the agent as (bench/suites/agent.ts).
+ */
+export async function bundleCli(root: string, outdir: string): Promise<void> {
   const { build } = await import('esbuild');
   await build({
     entryPoints: {
