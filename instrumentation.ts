@@ -1,6 +1,10 @@
 /** Next.js calls register() once per server start: bring Podscope's runtime up before the first request. */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // Every request carries its real TCP peer in a header only this server sets (the request proxy
+  // sees no socket): what a trusted OAuth2 proxy is recognised by (server/security/peer.ts).
+  const { stampPeerAddresses } = await import('./server/security/peer');
+  stampPeerAddresses();
   const { getConfig } = await import('./server/config');
   const { bindProblem } = await import('./server/security/bind');
   const problem = bindProblem(process.argv, getConfig());

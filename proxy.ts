@@ -6,14 +6,22 @@ import { rootLogger } from './server/log';
 import { authenticate, SESSION_COOKIE } from './server/security/auth';
 import { contentSecurityPolicy, STATIC_SECURITY_HEADERS } from './server/security/headers';
 import { hostAllowed, originAllowed, SAFE_METHODS } from './server/security/hosts';
-import { FailureLimiter } from './server/security/rate-limit';
+import { encodeIdentity } from './server/security/identity';
+import { kubeAuth, type KubeAuth } from './server/security/kube/service';
+import { SIGN_IN_PATH, signInResponse } from './server/security/kube/sign-in';
+import { IDENTITY_HEADER } from './server/security/peer';
+import { sharedLimiter } from './server/security/rate-limit';
 import { SESSION_MAX_AGE_S } from './server/security/session';
 
 /**
  * Runs before every request except Next's static assets:
  * 1. the Host header must name this server (DNS rebinding), server/security/hosts.ts;
- * 2. who is asking — the access token or a session, when a token is configured — every route,
- *    the SSE stream and /metrics included (server/security/auth.ts);
+ * 2. who is asking — the access token or a session when a token is configured, the cluster's
+ *    identities with PODSCOPE_AUTH=kubernetes — every route, the SSE stream and /metrics included
+ *    (server/security/auth.ts); the answer goes to the routes in IDENTITY_HEADER (any value a
+ *    client sent under that name is dropped). Only /api/healthz answers without (it then says
+ *    only ok or not), and the sign-in form's POST; a page asked for without signing in in
+ *    kubernetes mode is the sign-in page;
  * 3. a request that may change state must not come from another site's page (Origin);
  * 4. security headers and a nonce-based Content-Security-Policy;
  * 5. language negotiation for pages (URL prefix, then cookie, then Accept-Language).
@@ -22,18 +30,14 @@ import { SESSION_MAX_AGE_S } from './server/security/session';
 const intl = createMiddleware(routing);
 const dev = process.env.NODE_ENV === 'development';
 
-const LIMITER = Symbol.for('podscope.signInLimiter');
-function limiter(): FailureLimiter {
-  const g = globalThis as { [LIMITER]?: FailureLimiter };
-  return (g[LIMITER] ??= new FailureLimiter());
-}
-
 let configProblemLogged = false;
 
-export default function proxy(req: NextRequest): NextResponse {
+export default async function proxy(req: NextRequest): Promise<NextResponse> {
   let config: Config;
+  let kube: KubeAuth | undefined;
   try {
     config = getConfig();
+    kube = kubeAuth(config);
   } catch (err) {
     // Fail closed: without a configuration nobody can say whether a token is needed.
     if (!configProblemLogged) {
@@ -51,12 +55,27 @@ export default function proxy(req: NextRequest): NextResponse {
     );
   }
 
-  const auth = authenticate(
-    { url: req.url, headers: req.headers, sessionCookie: req.cookies.get(SESSION_COOKIE)?.value },
-    { token: config.token, limiter: limiter() },
+  const path = req.nextUrl.pathname;
+  const sessionCookie = req.cookies.get(SESSION_COOKIE)?.value;
+  const auth = await authenticate(
+    { url: req.url, headers: req.headers, ...(sessionCookie ? { sessionCookie } : {}) },
+    { token: config.token, ...(kube ? { kube } : {}), limiter: sharedLimiter() },
   );
-  if (!auth.ok) {
+  req.headers.delete(IDENTITY_HEADER);
+  if (auth.ok) req.headers.set(IDENTITY_HEADER, encodeIdentity(auth.identity));
+  const noCredentials = !req.headers.has('authorization') && sessionCookie === undefined;
+  const passes =
+    auth.ok ||
+    // A probe: it learns ok / not ok and nothing else (app/api/healthz).
+    (path === '/api/healthz' && noCredentials && auth.refusal.status === 401) ||
+    // The sign-in form: the route reviews the token it carries.
+    (kube !== undefined && path === SIGN_IN_PATH && req.method === 'POST');
+  if (!auth.ok && !passes) {
     const { status, message, retryAfterS } = auth.refusal;
+    if (kube && status === 401 && req.method === 'GET' && isPage(path)) {
+      const page = signInResponse(401, { next: `${path}${req.nextUrl.search}` });
+      return secure(new NextResponse(page.body, { status: 401, headers: page.headers }));
+    }
     return refuse(
       status,
       message,
@@ -70,7 +89,7 @@ export default function proxy(req: NextRequest): NextResponse {
     return refuse(403, 'Podscope: refused a request that may change state from another site.\n');
   }
 
-  if (auth.newSession) {
+  if (auth.ok && auth.newSession) {
     // Trade the token in the URL for a session cookie (never the token itself), and drop it
     // from the address bar.
     const clean = new URL(req.url);
@@ -86,8 +105,7 @@ export default function proxy(req: NextRequest): NextResponse {
     return secure(res);
   }
 
-  const path = req.nextUrl.pathname;
-  if (path.startsWith('/api/') || path === '/metrics') return secure(NextResponse.next());
+  if (!isPage(path)) return secure(NextResponse.next({ request: { headers: req.headers } }));
 
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
   const csp = contentSecurityPolicy(nonce, dev);
@@ -97,6 +115,8 @@ export default function proxy(req: NextRequest): NextResponse {
   res.headers.set('content-security-policy', csp);
   return secure(res);
 }
+
+const isPage = (path: string) => !path.startsWith('/api/') && path !== '/metrics';
 
 function refuse(status: number, message: string, headers: Record<string, string> = {}) {
   return secure(

@@ -3,7 +3,7 @@
  * 127.0.0.1 without a token; this spec starts a second one — the same build, `next start` on
  * another loopback port — with PODSCOPE_TOKEN set, and checks:
  * - every route refuses a request without the token with a clear 401: pages, tRPC queries, the
- *   SSE stream, /metrics, /api/healthz;
+ *   SSE stream, /metrics — but /api/healthz, for the probes, which then says only ok or not;
  * - the token is accepted as `Authorization: Bearer`, and once as `?token=`, which redirects to
  *   the same URL without it and sets an HttpOnly session cookie (a derived id, not the token);
  * - a wrong token of any length is refused the same way;
@@ -27,7 +27,6 @@ const ROUTES = [
   '/api/trpc/nodes.list',
   '/api/trpc/cluster.watch',
   '/metrics',
-  '/api/healthz',
 ];
 
 let server: ConsoleServer | undefined;
@@ -64,6 +63,18 @@ test('every route refuses a request without the token, with a clear 401', async 
     expect(await res.text(), path).toContain('this server requires an access token');
     expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
   }
+});
+
+test('/api/healthz answers a probe without the token, saying only ok or not', async () => {
+  const res = await get('/api/healthz');
+  expect([200, 503]).toContain(res.status);
+  expect(Object.keys((await res.json()) as object)).toEqual(['ok']);
+  const signedIn = await get('/api/healthz', { authorization: `Bearer ${TOKEN}` });
+  expect(Object.keys((await signedIn.json()) as object)).toContain('nodes');
+  // A wrong token is still a refusal, here too.
+  expect((await get('/api/healthz', { authorization: 'Bearer wrong-token-1234567' })).status).toBe(
+    401,
+  );
 });
 
 test('a wrong token of any length is refused like no token', async () => {

@@ -146,6 +146,45 @@ describe('bind address (issue 17 item 2)', () => {
   });
 });
 
+describe("sign-in with the cluster's identities (PODSCOPE_AUTH=kubernetes)", () => {
+  const kube = { PODSCOPE_AUTH: 'kubernetes', PODSCOPE_KUBECONFIG: '/etc/kubeconfig' };
+
+  it('is off by default; on, it needs an API server and no shared token, and may bind off loopback', () => {
+    expect(loadConfig({}).auth).toBe('token');
+    expect(loadConfig({ ...kube, PODSCOPE_HOST: '0.0.0.0' })).toMatchObject({
+      auth: 'kubernetes',
+      host: '0.0.0.0',
+      trustedProxies: [],
+    });
+    expect(
+      loadConfig({ PODSCOPE_AUTH: 'kubernetes', KUBERNETES_SERVICE_HOST: '10.0.0.1' }).auth,
+    ).toBe('kubernetes');
+    expect(() => loadConfig({ PODSCOPE_AUTH: 'kubernetes' })).toThrow(/PODSCOPE_KUBECONFIG/);
+    expect(() => loadConfig({ ...kube, PODSCOPE_TOKEN: TOKEN })).toThrow(/one way of signing in/);
+    expect(() => loadConfig({ PODSCOPE_AUTH: 'oidc' })).toThrow(/auth/);
+    expect(() => loadConfig({ PODSCOPE_AUTH: '' })).toThrow(/PODSCOPE_AUTH: set but empty/);
+  });
+
+  it('reads the session key (32+ characters, or from a file) and the trusted proxies', () => {
+    const secret = 's'.repeat(40);
+    expect(loadConfig({ ...kube, PODSCOPE_SESSION_SECRET: secret }).sessionSecret).toBe(secret);
+    expect(
+      loadConfig({ ...kube, PODSCOPE_SESSION_SECRET_FILE: file('secret', `${secret}\n`) })
+        .sessionSecret,
+    ).toBe(secret);
+    expect(() => loadConfig({ ...kube, PODSCOPE_SESSION_SECRET: 'short' })).toThrow(/32/);
+    expect(() =>
+      loadConfig({ ...kube, PODSCOPE_SESSION_SECRET_FILE: join(dir, 'missing') }),
+    ).toThrow(/session secret file .* cannot be read/);
+    expect(
+      loadConfig({ ...kube, PODSCOPE_AUTH_TRUSTED_PROXIES: '10.0.0.0/8, fd00::1' }).trustedProxies,
+    ).toEqual(['10.0.0.0/8', 'fd00::1']);
+    expect(() => loadConfig({ ...kube, PODSCOPE_AUTH_TRUSTED_PROXIES: 'proxy.local' })).toThrow(
+      /proxy.local/,
+    );
+  });
+});
+
 describe('limits and quotas', () => {
   it('have documented defaults and read their variables', () => {
     const d = loadConfig({});

@@ -12,6 +12,7 @@ import { CLIENT_MAX_BATCH } from '@/lib/transport';
 import { KUBELET_DEFAULTS, MAX_CONTAINER_RESTART_PERIOD_RANGE_MS } from '@/lib/kubelet/timings';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 import { parseNodeIPs } from '@/server/engine/host-ips';
+import { trustedProxies as trustedProxyList } from '@/server/security/kube/proxy-identity';
 
 const endpointPattern = /^(unix:\/\/\/|tcp:\/\/|\/)/;
 
@@ -115,6 +116,33 @@ export const ConfigSchema = z.object({
   token: z.string().min(16, 'the token must be at least 16 characters').optional(),
   /** A file holding the token (read once, at load; `token` wins when both are given). */
   tokenFile: z.string().min(1).optional(),
+  /**
+   * Who may sign in: `token` (the one access token above; none on loopback) or `kubernetes`
+   * (the cluster's own identities: a bearer token checked by TokenReview, or a trusted OAuth2
+   * proxy's forwarded user; what each sees is decided by SubjectAccessReview —
+   * server/security/kube). PODSCOPE_AUTH.
+   */
+  auth: z.enum(['token', 'kubernetes']).default('token'),
+  /**
+   * The key that signs sign-in sessions in `kubernetes` mode (32+ characters). Replicas that
+   * share it accept each other's sessions; unset, each process makes its own at start.
+   * PODSCOPE_SESSION_SECRET / PODSCOPE_SESSION_SECRET_FILE.
+   */
+  sessionSecret: z.string().min(32, 'the session secret must be at least 32 characters').optional(),
+  /**
+   * OAuth2 proxies whose forwarded identity headers are believed (addresses or CIDRs); from any
+   * other peer they are ignored. PODSCOPE_AUTH_TRUSTED_PROXIES, comma-separated.
+   */
+  trustedProxies: z
+    .array(z.string())
+    .default([])
+    .superRefine((list, ctx) => {
+      try {
+        trustedProxyList(list);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
+      }
+    }),
   /**
    * Host names the server answers for besides loopback names and its own bind address (a reverse
    * proxy's public name). Any other Host header is refused: the defence against DNS rebinding.
@@ -306,6 +334,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['PODSCOPE_NATS_URL', ['cluster', 'natsUrl']],
     ['PODSCOPE_DATABASE_URL', ['cluster', 'databaseUrl']],
     ['PODSCOPE_CLUSTER', ['cluster', 'name']],
+    ['PODSCOPE_AUTH', ['auth']],
   ];
   for (const [name, path] of map) {
     const v = env[name];
@@ -327,6 +356,13 @@ function fromEnv(env: Env): Record<string, unknown> {
       .filter(Boolean);
   if (env.PODSCOPE_TOKEN) out.token = env.PODSCOPE_TOKEN;
   else if (env.PODSCOPE_TOKEN_FILE) out.token = readTokenFile(env.PODSCOPE_TOKEN_FILE);
+  if (env.PODSCOPE_SESSION_SECRET) out.sessionSecret = env.PODSCOPE_SESSION_SECRET;
+  else if (env.PODSCOPE_SESSION_SECRET_FILE)
+    out.sessionSecret = readTokenFile(env.PODSCOPE_SESSION_SECRET_FILE, 'session secret');
+  if (env.PODSCOPE_AUTH_TRUSTED_PROXIES)
+    out.trustedProxies = env.PODSCOPE_AUTH_TRUSTED_PROXIES.split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
   return out;
 }
 
@@ -334,18 +370,26 @@ function fromEnv(env: Env): Record<string, unknown> {
  * Variables that must not be set to the empty string: an empty bind address or token would
  * otherwise mean one thing to validation (unset) and another to whoever reads it next.
  */
-const NO_EMPTY = ['PODSCOPE_HOST', 'PODSCOPE_PORT', 'PODSCOPE_TOKEN', 'PODSCOPE_TOKEN_FILE'];
+const NO_EMPTY = [
+  'PODSCOPE_HOST',
+  'PODSCOPE_PORT',
+  'PODSCOPE_TOKEN',
+  'PODSCOPE_TOKEN_FILE',
+  'PODSCOPE_AUTH',
+  'PODSCOPE_SESSION_SECRET',
+  'PODSCOPE_SESSION_SECRET_FILE',
+];
 
-function readTokenFile(path: string): string {
+function readTokenFile(path: string, what = 'token'): string {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     const code = err instanceof Error && 'code' in err ? String(err.code) : 'unreadable';
-    throw new ConfigError(`the token file ${path} cannot be read (${code})`);
+    throw new ConfigError(`the ${what} file ${path} cannot be read (${code})`);
   }
   const token = text.trim();
-  if (!token) throw new ConfigError(`the token file ${path} is empty`);
+  if (!token) throw new ConfigError(`the ${what} file ${path} is empty`);
   return token;
 }
 
@@ -411,7 +455,17 @@ export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}):
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const config = parsed.data;
-  if (!isLoopback(config.host) && !config.token) {
+  if (config.auth === 'kubernetes') {
+    // The API server decides who signs in; the shared token has no part in it.
+    if (config.token)
+      throw new ConfigError(
+        "PODSCOPE_AUTH=kubernetes signs people in with the cluster's identities: unset PODSCOPE_TOKEN / PODSCOPE_TOKEN_FILE (one way of signing in at a time)",
+      );
+    if (!config.kubeconfig && !env.KUBERNETES_SERVICE_HOST)
+      throw new ConfigError(
+        'PODSCOPE_AUTH=kubernetes needs an API server to ask: set PODSCOPE_KUBECONFIG, or run in a pod (in-cluster credentials)',
+      );
+  } else if (!isLoopback(config.host) && !config.token) {
     throw new ConfigError(
       `binding to ${config.host} exposes Podscope beyond this machine: set PODSCOPE_TOKEN (or PODSCOPE_TOKEN_FILE, or "token" in PODSCOPE_CONFIG) to a secret of 16+ characters`,
     );

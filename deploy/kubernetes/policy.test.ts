@@ -42,14 +42,26 @@ interface Container {
   ports?: { name?: string; containerPort: number }[];
   securityContext?: Record<string, unknown>;
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
-  livenessProbe?: { httpGet?: { path: string; port: string | number } };
-  readinessProbe?: { httpGet?: { path: string; port: string | number } };
+  startupProbe?: Probe;
+  livenessProbe?: Probe;
+  readinessProbe?: Probe;
   volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
+}
+interface Probe {
+  httpGet?: {
+    path: string;
+    port: string | number;
+    httpHeaders?: { name: string; value: string }[];
+  };
 }
 interface PodSpec {
   containers: Container[];
   initContainers?: Container[];
-  volumes?: { name: string; hostPath?: { path: string; type?: string } }[];
+  volumes?: {
+    name: string;
+    hostPath?: { path: string; type?: string };
+    secret?: { secretName?: string };
+  }[];
   securityContext?: Record<string, unknown>;
   hostNetwork?: boolean;
   hostPID?: boolean;
@@ -254,6 +266,29 @@ for (const [name, render] of Object.entries(RENDERINGS)) {
       ).toBe(true);
       const svc = find(objs, 'Service', 'podscope-console');
       expect(selects(svc?.spec?.selector as Record<string, string>)).toBe(true);
+    });
+
+    it("the console signs people in with the cluster's identities, its replicas sharing one session key from a mounted Secret", () => {
+      const d = find(objs, 'Deployment', 'podscope-console')!;
+      const pod = podOf(d);
+      const [c] = pod.containers;
+      const env = Object.fromEntries((c!.env ?? []).map((e) => [e.name, e]));
+      expect(env.PODSCOPE_AUTH?.value).toBe('kubernetes');
+      // One way of signing in: no shared token beside it (the configuration refuses both).
+      expect(env.PODSCOPE_TOKEN).toBeUndefined();
+      expect(env.PODSCOPE_TOKEN_FILE).toBeUndefined();
+      // The key is a file from a Secret volume (never an env literal), read-only.
+      const file = env.PODSCOPE_SESSION_SECRET_FILE?.value ?? '';
+      expect(env.PODSCOPE_SESSION_SECRET).toBeUndefined();
+      const mount = c!.volumeMounts?.find((m) => file.startsWith(`${m.mountPath}/`));
+      expect(mount?.readOnly, file).toBe(true);
+      const volume = pod.volumes?.find((v) => v.name === mount?.name);
+      expect(volume?.secret?.secretName).toBeTruthy();
+      // The probes carry no credentials: /api/healthz answers without signing in.
+      for (const probe of [c!.startupProbe, c!.livenessProbe, c!.readinessProbe])
+        expect(probe?.httpGet?.httpHeaders?.map((h) => h.name.toLowerCase()) ?? []).not.toContain(
+          'authorization',
+        );
     });
 
     it('NetworkPolicies cover the console, the agents (metrics) and NATS; the console namespace denies by default', () => {

@@ -17,11 +17,14 @@ export function rawRequest(options: {
   headers?: Record<string, string>;
   body?: string | Uint8Array;
   address?: string;
+  /** The client's own address (e.g. 127.0.0.2, to be a different loopback peer). */
+  localAddress?: string;
 }): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: options.address ?? '127.0.0.1',
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
         port: options.port,
         path: options.path,
         method: options.method ?? 'GET',

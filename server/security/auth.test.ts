@@ -30,39 +30,39 @@ describe('sessions', () => {
 });
 
 describe('authenticate', () => {
-  it('without a configured token everyone is anonymous', () => {
-    const r = authenticate(req(), { limiter: new FailureLimiter() });
+  it('without a configured token everyone is anonymous', async () => {
+    const r = await authenticate(req(), { limiter: new FailureLimiter() });
     expect(r).toEqual({ ok: true, identity: { kind: 'anonymous' } });
   });
 
-  it('the token as bearer, once as ?token= (then a session), or a session', () => {
+  it('the token as bearer, once as ?token= (then a session), or a session', async () => {
     const limiter = new FailureLimiter();
     const o = { token: TOKEN, limiter, now: T0 };
-    expect(authenticate(req({ auth: `Bearer ${TOKEN}` }), o)).toMatchObject({
+    expect(await authenticate(req({ auth: `Bearer ${TOKEN}` }), o)).toMatchObject({
       ok: true,
       identity: { kind: 'token', via: 'bearer' },
     });
-    const q = authenticate(req({ url: `http://127.0.0.1:3000/en?token=${TOKEN}` }), o);
+    const q = await authenticate(req({ url: `http://127.0.0.1:3000/en?token=${TOKEN}` }), o);
     expect(q).toMatchObject({ ok: true, identity: { via: 'query' } });
     const session = q.ok ? q.newSession : undefined;
     expect(session).toBeDefined();
-    expect(authenticate(req({ sessionCookie: session ?? '' }), o)).toMatchObject({
+    expect(await authenticate(req({ sessionCookie: session ?? '' }), o)).toMatchObject({
       ok: true,
       identity: { via: 'session' },
     });
-    expect(authenticate(req({ sessionCookie: TOKEN }), o)).toMatchObject({
+    expect(await authenticate(req({ sessionCookie: TOKEN }), o)).toMatchObject({
       ok: false,
       refusal: { status: 401 },
     });
-    expect(authenticate(req(), o)).toMatchObject({ ok: false, refusal: { status: 401 } });
+    expect(await authenticate(req(), o)).toMatchObject({ ok: false, refusal: { status: 401 } });
   });
 
-  it('guessing is rate limited — even the right token is then refused — while sessions keep working', () => {
+  it('guessing is rate limited — even the right token is then refused — while sessions keep working', async () => {
     const limiter = new FailureLimiter();
     const session = issueSession(TOKEN, T0);
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
-      const r = authenticate(req({ auth: `Bearer guess-${i}` }), {
+      const r = await authenticate(req({ auth: `Bearer guess-${i}` }), {
         token: TOKEN,
         limiter,
         now: T0,
@@ -71,7 +71,7 @@ describe('authenticate', () => {
     }
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
     expect(statuses.slice(10)).toEqual([429, 429]);
-    const right = authenticate(req({ auth: `Bearer ${TOKEN}` }), {
+    const right = await authenticate(req({ auth: `Bearer ${TOKEN}` }), {
       token: TOKEN,
       limiter,
       now: T0,
@@ -79,28 +79,35 @@ describe('authenticate', () => {
     expect(right).toMatchObject({ ok: false, refusal: { status: 429 } });
     expect(right.ok ? 0 : (right.refusal.retryAfterS ?? 0)).toBeGreaterThan(0);
     expect(
-      authenticate(req({ sessionCookie: session }), { token: TOKEN, limiter, now: T0 }).ok,
+      (await authenticate(req({ sessionCookie: session }), { token: TOKEN, limiter, now: T0 })).ok,
     ).toBe(true);
     // Another client is not blocked by the first one's failures…
     expect(
-      authenticate(req({ auth: `Bearer ${TOKEN}`, ip: '10.0.0.2' }), {
-        token: TOKEN,
-        limiter,
-        now: T0,
-      }).ok,
+      (
+        await authenticate(req({ auth: `Bearer ${TOKEN}`, ip: '10.0.0.2' }), {
+          token: TOKEN,
+          limiter,
+          now: T0,
+        })
+      ).ok,
     ).toBe(true);
     // …and the first may try again once its bucket refills.
     expect(
-      authenticate(req({ auth: `Bearer ${TOKEN}` }), { token: TOKEN, limiter, now: T0 + 60_000 })
-        .ok,
+      (
+        await authenticate(req({ auth: `Bearer ${TOKEN}` }), {
+          token: TOKEN,
+          limiter,
+          now: T0 + 60_000,
+        })
+      ).ok,
     ).toBe(true);
   });
 
-  it('made-up client addresses still meet the server-wide bound', () => {
+  it('made-up client addresses still meet the server-wide bound', async () => {
     const limiter = new FailureLimiter();
     let refused = 0;
     for (let i = 0; i < 100; i++) {
-      const r = authenticate(req({ auth: 'Bearer nope', ip: `10.1.${i}.1` }), {
+      const r = await authenticate(req({ auth: 'Bearer nope', ip: `10.1.${i}.1` }), {
         token: TOKEN,
         limiter,
         now: T0,

@@ -71,3 +71,11 @@ function refill(b: Bucket, rule: BucketRule, now: number): void {
   b.tokens = Math.min(rule.burst, b.tokens + elapsed * rule.perSecond);
   b.at = now;
 }
+
+const SHARED = Symbol.for('podscope.signInLimiter');
+
+/** The process's one limiter: the request proxy and the sign-in route count the same failures. */
+export function sharedLimiter(): FailureLimiter {
+  const g = globalThis as { [SHARED]?: FailureLimiter };
+  return (g[SHARED] ??= new FailureLimiter());
+}

@@ -10,7 +10,7 @@ import {
   type FileErrorData,
   type TimelineFileError,
 } from '@/lib/timeline/file';
-import { isPodscopeStoreError, type PodscopeStoreError } from '@/server/store';
+import { isPodscopeStoreError, type PodscopeStoreError, type SavedTimeline } from '@/server/store';
 import { busyMessage, type ImportGate } from './gate';
 import type { TimelinesService } from './service';
 
@@ -51,7 +51,13 @@ export function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-export function handleExport(service: TimelinesService, id: string, url: URL): Response {
+export function handleExport(
+  service: TimelinesService,
+  id: string,
+  url: URL,
+  /** The timeline as the asking viewer may see it (default: whole). */
+  saved?: SavedTimeline,
+): Response {
   if (!ID.test(id))
     return json(
       { error: { code: 'INVALID', message: 'a timeline id is letters, digits, - and _' } },
@@ -59,7 +65,10 @@ export function handleExport(service: TimelinesService, id: string, url: URL): R
     );
   const gzip = url.searchParams.get('gzip');
   try {
-    const file = service.exportBytes(id, { gzip: gzip === '1' || gzip === 'true' });
+    const file = service.exportBytes(id, {
+      gzip: gzip === '1' || gzip === 'true',
+      ...(saved ? { saved } : {}),
+    });
     return new Response(new Uint8Array(file.body), {
       status: 200,
       headers: {

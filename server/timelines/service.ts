@@ -78,8 +78,8 @@ export class TimelinesService {
   }
 
   /** The saved timeline as a self-contained file (FORMAT.md). */
-  exportFile(id: string): TimelineFile {
-    const saved = this.store.getTimeline(id);
+  /** `saved`: the timeline as one viewer may see it (server/security/visible.ts); default: whole. */
+  exportFile(id: string, saved: SavedTimeline = this.store.getTimeline(id)): TimelineFile {
     return buildTimelineFile({
       title: saved.title,
       notes: saved.notes,
@@ -94,8 +94,8 @@ export class TimelinesService {
     });
   }
 
-  exportBytes(id: string, options: { gzip?: boolean } = {}): ExportedFile {
-    const file = this.exportFile(id);
+  exportBytes(id: string, options: { gzip?: boolean; saved?: SavedTimeline } = {}): ExportedFile {
+    const file = this.exportFile(id, options.saved);
     const json = Buffer.from(serializeTimelineFile(file), 'utf8');
     const name = `${fileStem(file.title)}-${id.slice(0, 8)}.podscope.json`;
     if (options.gzip) {

@@ -7,6 +7,7 @@
 import type { EngineApi } from '@/server/engine/api';
 import type { LearnService } from '@/server/learn/service';
 import type { Logger } from '@/server/log';
+import type { Viewer } from '@/server/security/viewer';
 import type { TimelinesService } from '@/server/timelines/service';
 
 export interface Services {
@@ -17,4 +18,6 @@ export interface Services {
 
 export interface Context extends Services {
   log: Logger;
+  /** What the person behind this request may see and do (server/security/viewer.ts). */
+  viewer: Viewer;
 }

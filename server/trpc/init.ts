@@ -4,6 +4,8 @@
  */
 import { initTRPC } from '@trpc/server';
 import { transformer } from '@/lib/timeline/codec';
+import { VisibilityFilter } from '@/lib/timeline/visibility';
+import { forbidden, MAY_NOT_CHANGE, requireSomeRead } from '@/server/security/viewer';
 import type { Context } from './context';
 
 /** Absolute file paths (two or more segments) replaced by `<path>`. */
@@ -29,4 +31,20 @@ const t = initTRPC.context<Context>().create({
 
 export const router = t.router;
 export const publicProcedure = t.procedure;
+
+/**
+ * Reads cluster data: refused to a signed-in user who may read no namespace the console shows
+ * (server/security/viewer.ts); what they may read is filtered by the procedure itself
+ * (server/security/visible.ts).
+ */
+export const readProcedure = t.procedure.use(async ({ ctx, next }) => {
+  await requireSomeRead(ctx.viewer, () => VisibilityFilter.namespaces(ctx.engine.snapshot()));
+  return next();
+});
+
+/** Changes the console (nodes, saved timelines, imports): `update consoles.podscope.io`. */
+export const mutationProcedure = t.procedure.use(async ({ ctx, next }) => {
+  if (!(await ctx.viewer.mayMutate())) throw forbidden(ctx.viewer, MAY_NOT_CHANGE);
+  return next();
+});
 export const createCallerFactory = t.createCallerFactory;

@@ -44,8 +44,24 @@ export const READ_CHECK = { verb: 'get', resource: 'pods', group: '' } as const;
  */
 export const MUTATE_CHECK = { verb: 'update', resource: 'consoles', group: 'podscope.io' } as const;
 
+const UNAVAILABLE = Symbol.for('podscope.kubeReviewUnavailable');
+
 export class KubeReviewUnavailable extends Error {
   override name = 'KubeReviewUnavailable';
+  readonly [UNAVAILABLE] = true;
+}
+
+/**
+ * Recognises the error by its brand, not `instanceof`: Next.js bundles the request proxy and the
+ * routes apart, and the one shared reviewer (kube/service.ts) throws the class of whichever
+ * bundle made it.
+ */
+export function isKubeReviewUnavailable(err: unknown): err is KubeReviewUnavailable {
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    (err as { [UNAVAILABLE]?: true })[UNAVAILABLE] === true
+  );
 }
 
 export interface KubeReviewer {

@@ -4,7 +4,8 @@ import type { TimelineEvent } from '@/lib/timeline/events';
 import type { ClusterState } from '@/lib/timeline/state';
 import { WireEncoder, type WireFrame } from '@/lib/timeline/wire';
 import type { EngineApi } from '@/server/engine/api';
-import { publicProcedure, router } from '../init';
+import { VisibleView } from '@/server/security/visible';
+import { publicProcedure, readProcedure, router } from '../init';
 
 /**
  * One streamed item: the full state (first, or after a gap), then batches of events in seq order
@@ -43,7 +44,9 @@ const lastEventId = z
   .nullish();
 
 export const clusterRouter = router({
-  snapshot: publicProcedure.query(({ ctx }) => ctx.engine.snapshot()),
+  snapshot: readProcedure.query(async ({ ctx }) =>
+    (await VisibleView.for(ctx.viewer)).state(ctx.engine.snapshot()),
+  ),
 
   /**
    * What the console should warn about: the store failing to write (events are then held in
@@ -65,11 +68,15 @@ export const clusterRouter = router({
    * another — resumes with no gap and no duplicate: subscribe to the live bus first, then
    * backfill from the store, then skip anything at or below the last sent seq. A state change
    * with no event (cluster mode: node contact judged by heartbeat age) sends a fresh snapshot.
+   * Namespaces the viewer may not read are cut from every snapshot and batch; ids stay the seq of
+   * the last event recorded, shown or not, so a resume skips nothing shown.
    */
-  watch: publicProcedure
+  watch: readProcedure
     .input(z.object({ lastEventId, wire: z.literal(1).optional() }).optional())
     .subscription(async function* ({ ctx, input, signal }) {
       const source = ctx.engine;
+      const view = await VisibleView.for(ctx.viewer);
+      const seek = (t: number) => source.stateAt(t);
       const live = source.subscribe(signal);
       const encoder = input?.wire === 1 ? new WireEncoder() : undefined;
       const message = (events: TimelineEvent[]): WatchMessage =>
@@ -83,18 +90,21 @@ export const clusterRouter = router({
         const resumeFrom = input?.lastEventId != null ? Number(input.lastEventId) : undefined;
         if (resumeFrom === undefined || !(await resumable(source, resumeFrom, signal))) {
           // First connection, or the gap reaches past retention (or a foreign id): start from a snapshot.
-          const state = source.snapshot();
+          const state = await view.state(source.snapshot());
           sent = state.seq;
           yield snapshot(state);
         } else {
           sent = resumeFrom;
+          // Pods added before the resume point: learned from the state the backfill continues.
+          if (!view.unfiltered) await view.learn(source.snapshot());
         }
         // Backfill what was recorded after `sent` (covers reconnects and the snapshot/subscribe race).
         for (;;) {
           const page = await source.eventsAfter(sent, BACKFILL_PAGE);
           if (page.length === 0) break;
           sent = page[page.length - 1]?.seq ?? sent;
-          yield tracked(String(sent), message(page));
+          const shown = await view.events(page, seek);
+          if (shown.length > 0) yield tracked(String(sent), message(shown));
         }
         const batches = live[Symbol.asyncIterator]();
         let next = batches.next();
@@ -106,7 +116,7 @@ export const clusterRouter = router({
           if (got === REJUDGED) {
             // Everything queued is in the state now: a fresh snapshot replaces it.
             live.drain();
-            const state = source.snapshot();
+            const state = await view.state(source.snapshot());
             if (state.seq >= sent) {
               sent = state.seq;
               yield snapshot(state);
@@ -123,7 +133,8 @@ export const clusterRouter = router({
           next = batches.next();
           if (fresh.length === 0) continue;
           sent = fresh[fresh.length - 1]?.seq ?? sent;
-          yield tracked(String(sent), message(fresh));
+          const shown = await view.events(fresh, seek);
+          if (shown.length > 0) yield tracked(String(sent), message(shown));
         }
         if (live.overflowed) {
           // We fell behind the live bus: end with a retryable error; the client resumes from `sent`.

@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { sameEndpoint } from '@/server/cri/endpoint';
-import { publicProcedure, router } from '../init';
+import { mutationProcedure, readProcedure, router } from '../init';
 
 const nodeName = z
   .string()
@@ -22,8 +22,8 @@ function clusterRefuses(mode: 'cluster' | undefined): void {
 }
 
 export const nodesRouter = router({
-  list: publicProcedure.query(({ ctx }) => ctx.engine.nodes()),
-  connect: publicProcedure
+  list: readProcedure.query(({ ctx }) => ctx.engine.nodes()),
+  connect: mutationProcedure
     .input(z.object({ name: nodeName, endpoint: z.string().min(1).max(1024) }))
     .mutation(async ({ ctx, input }) => {
       clusterRefuses(ctx.engine.mode);
@@ -49,7 +49,7 @@ export const nodesRouter = router({
       }
       return ctx.engine.connect(input);
     }),
-  disconnect: publicProcedure
+  disconnect: mutationProcedure
     .input(z.object({ name: nodeName }))
     .mutation(async ({ ctx, input }) => {
       clusterRefuses(ctx.engine.mode);

@@ -2,7 +2,8 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { getConfig } from '@/server/config';
-import { publicProcedure, router } from '../init';
+import { VisibleView } from '@/server/security/visible';
+import { readProcedure, router } from '../init';
 
 const time = z.number().finite().min(0).max(8.64e15);
 
@@ -19,9 +20,11 @@ const cursor = z.string().regex(/^\d{1,15}$/, 'a cursor is what nextCursor gave 
 export const timelineRouter = router({
   /**
    * Recorded events in [from, to], ascending, a page at a time: at most `limit` events and at
-   * most PODSCOPE_RANGE_MAX_BYTES of them, then `nextCursor` to go on from.
+   * most PODSCOPE_RANGE_MAX_BYTES of them, then `nextCursor` to go on from. A signed-in user
+   * gets only the events of namespaces they may read (a page can then be shorter, even empty,
+   * with a nextCursor still to follow).
    */
-  range: publicProcedure
+  range: readProcedure
     .input(
       z
         .object({
@@ -49,9 +52,13 @@ export const timelineRouter = router({
         last !== undefined &&
         (events.length === q.limit ||
           (await ctx.engine.range({ ...q, afterSeq: last.seq, limit: 1 })).length > 0);
-      return { events, nextCursor: more && last ? String(last.seq) : null };
+      const view = await VisibleView.for(ctx.viewer);
+      const shown = await view.events(events, (t) => ctx.engine.stateAt(t));
+      return { events: shown, nextCursor: more && last ? String(last.seq) : null };
     }),
-  stateAt: publicProcedure
+  stateAt: readProcedure
     .input(z.object({ t: time }))
-    .query(({ ctx, input }) => ctx.engine.stateAt(input.t)),
+    .query(async ({ ctx, input }) =>
+      (await VisibleView.for(ctx.viewer)).state(await ctx.engine.stateAt(input.t)),
+    ),
 });

@@ -8,7 +8,8 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, isTimelineFileError, type FileErrorData } from '@/lib/timeline/file';
 import { isPodscopeStoreError, type SavedTimelineSummary } from '@/server/store';
-import { publicProcedure, router } from '../init';
+import { visibleTimeline } from '@/server/security/visible';
+import { mutationProcedure, readProcedure, router } from '../init';
 
 const time = z.number().finite().min(0).max(8.64e15);
 /** Saved timeline ids are 128 random bits in base64url (server/store). */
@@ -97,24 +98,27 @@ function guard<T>(fn: () => T): T {
 }
 
 export const timelinesRouter = router({
-  save: publicProcedure
+  save: mutationProcedure
     .input(saveInput)
     .mutation(({ ctx, input }) => guard(() => ctx.timelines.save(input))),
 
-  list: publicProcedure.query(({ ctx }) => guard(() => ctx.timelines.list())),
+  list: readProcedure.query(({ ctx }) => guard(() => ctx.timelines.list())),
 
-  get: publicProcedure
-    .input(z.object({ id: timelineId }))
-    .query(({ ctx, input }) => guard(() => ctx.timelines.get(input.id))),
+  get: readProcedure.input(z.object({ id: timelineId })).query(async ({ ctx, input }) =>
+    visibleTimeline(
+      ctx.viewer,
+      guard(() => ctx.timelines.get(input.id)),
+    ),
+  ),
 
-  annotate: publicProcedure
+  annotate: mutationProcedure
     .input(annotation.extend({ id: timelineId }))
     .mutation(({ ctx, input }) => {
       const { id, ...a } = input;
       return guard(() => ctx.timelines.annotate(id, a));
     }),
 
-  delete: publicProcedure.input(z.object({ id: timelineId })).mutation(({ ctx, input }) => {
+  delete: mutationProcedure.input(z.object({ id: timelineId })).mutation(({ ctx, input }) => {
     if (!guard(() => ctx.timelines.delete(input.id)))
       throw new TRPCError({
         code: 'NOT_FOUND',
@@ -123,7 +127,7 @@ export const timelinesRouter = router({
     return { ok: true as const };
   }),
 
-  import: publicProcedure
+  import: mutationProcedure
     .input(z.object({ file: z.string().min(1).max(MAX_IMPORT_CHARS) }))
     .mutation(({ ctx, input }): ImportResult => {
       try {

@@ -3,6 +3,7 @@
  * other fails the test loudly when a procedure reaches for it.
  */
 import { createLogger } from '@/server/log';
+import { EVERYTHING } from '@/server/security/viewer';
 import type { Context } from '../context';
 
 export function testContext(given: Partial<Context>): Context {
@@ -20,5 +21,6 @@ export function testContext(given: Partial<Context>): Context {
     timelines: given.timelines ?? (missing('timelines') as Context['timelines']),
     learn: given.learn ?? (missing('learn') as Context['learn']),
     log: given.log ?? createLogger({ level: 'silent' }),
+    viewer: given.viewer ?? EVERYTHING,
   };
 }

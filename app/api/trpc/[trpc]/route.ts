@@ -14,6 +14,7 @@ import {
 } from '@/server/trpc/guard';
 import { appRouter } from '@/server/trpc/root';
 import { getRuntime } from '@/server/runtime';
+import { requestViewer } from '@/server/security/request';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -42,7 +43,7 @@ async function handler(req: Request): Promise<Response> {
       req: withBodyLimit(req, bodyLimit(paths)),
       router: appRouter,
       maxBatchSize: limits.trpcMaxBatch,
-      createContext: () => ({ ...podscope.context, log }),
+      createContext: () => ({ ...podscope.context, log, viewer: requestViewer(req.headers) }),
       responseMeta: () => ({ headers: { 'x-request-id': requestId } }),
       onError({ error, path }) {
         if (error.code === 'INTERNAL_SERVER_ERROR')
