@@ -29,6 +29,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { handleLease, isLeaseObjectRequest } from './leases';
+import { status } from './status';
 import { FakeStore, KINDS, type HistoryEntry, type Resource, type StoredObject } from './store';
 import { opensslAvailable, selfSignedCert, type TlsMaterial } from './tls';
 
@@ -94,16 +96,6 @@ const REVIEW_ROUTES = new Map([
   ['/apis/authorization.k8s.io/v1/subjectaccessreviews', 'SubjectAccessReview'],
 ]);
 
-const status = (code: number, reason: string, message: string) => ({
-  kind: 'Status',
-  apiVersion: 'v1',
-  metadata: {},
-  status: 'Failure',
-  message,
-  reason,
-  code,
-});
-
 export class FakeApiServer {
   readonly store: FakeStore;
   readonly requests: RequestRecord[] = [];
@@ -122,6 +114,8 @@ export class FakeApiServer {
   private readonly grants: { subject: string; grant: FakeGrant }[] = [];
   /** Answer TokenReview and SubjectAccessReview with 500 (an API server in trouble). */
   failReviews = false;
+  /** Lease reads and writes answer 500 while set (an API server that cannot reach etcd). */
+  failLeases = false;
 
   constructor(options: FakeApiServerOptions = {}) {
     this.store = options.store ?? new FakeStore();
@@ -325,6 +319,10 @@ export class FakeApiServer {
       return reply(401, status(401, 'Unauthorized', 'Unauthorized'));
     if (req.method === 'POST' && REVIEW_ROUTES.has(url.pathname)) {
       return void this.review(req, url.pathname, reply);
+    }
+    if (isLeaseObjectRequest(req.method ?? '', url.pathname)) {
+      if (this.failLeases) return reply(500, status(500, 'InternalError', 'etcd is unavailable'));
+      return void handleLease(this.store, req, url.pathname, reply);
     }
     if (req.method !== 'GET')
       return reply(405, status(405, 'MethodNotAllowed', `${req.method ?? ''} is not supported`));
