@@ -8,6 +8,7 @@ import { Conditions } from './Conditions';
 import { DriftList } from './DriftList';
 import { PANEL_MACHINE_OF } from './machines';
 import { PanelHeader } from './PanelHeader';
+import { NodeResources, RuntimeConditions } from './Resources';
 import { StateMachine } from './StateMachine';
 import { StatusJson } from './StatusJson';
 import { useLastTransition } from './use-transition';
@@ -69,15 +70,12 @@ export function NodeDetails({ entity }: { entity: Extract<EntityRef, { layer: 'n
         <div className="ps-fact-wide">
           <dt>{t('runtimeConditions')}</dt>
           <dd>
-            {node.runtimeConditions.map((c) => (
-              <span key={c.type} className={`ps-chip ps-tone-${c.status ? 'ok' : 'failed'}`}>
-                {`${c.type}=${String(c.status)}`}
-              </span>
-            ))}
+            <RuntimeConditions conditions={node.runtimeConditions} />
           </dd>
         </div>
       </dl>
       <Conditions conditions={node.conditions} why={node.why} reference={reference} kind="node" />
+      <NodeResources node={node} reference={reference} />
       {node.drift && node.drift.length > 0 ? <DriftList drift={node.drift} /> : null}
       <StateMachine
         machine={PANEL_MACHINE_OF.node}
@@ -104,6 +102,7 @@ export function NodeDetails({ entity }: { entity: Extract<EntityRef, { layer: 'n
           conditions: node.conditions,
           runtime: node.runtime,
           runtimeConditions: node.runtimeConditions,
+          ...(node.usage ? { usage: node.usage } : {}),
         }}
         title={t('statusOf', { name: node.name })}
       />

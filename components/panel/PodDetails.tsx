@@ -17,6 +17,7 @@ import { Conditions } from './Conditions';
 import { DriftList } from './DriftList';
 import { PANEL_MACHINE_OF } from './machines';
 import { PanelHeader } from './PanelHeader';
+import { PodResources } from './Resources';
 import { StateMachine } from './StateMachine';
 import { StatusJson } from './StatusJson';
 import { useLastTransition } from './use-transition';
@@ -135,6 +136,7 @@ export function PodDetails({ entity }: { entity: Extract<EntityRef, { layer: 'po
           })}
         </ul>
       </section>
+      <PodResources pod={pod} node={node} reference={reference} />
       <Conditions
         conditions={pod.status.conditions ?? []}
         why={pod.why.conditions}
