@@ -197,6 +197,11 @@ describe('console replicas in cluster mode', () => {
     const past = await caller.timeline.stateAt({ t: 0 });
     expect(past.nodes).toEqual({});
     expect((await caller.nodes.list()).map((x) => x.name)).toEqual(['n1', 'n2']);
+    const metrics = await a.source.metrics();
+    const lastSeq = Math.floor((agents.gids.at(-1) ?? 0) / 1024);
+    expect(metrics).toContain(`podscope_cluster_stream_seq ${lastSeq}`);
+    expect(metrics).toContain(`podscope_cluster_events_applied ${agents.gids.length}`);
+    expect(metrics).toContain('podscope_cluster_refused_total');
     await expect(
       caller.nodes.connect({ name: 'n3', endpoint: 'unix:///run/containerd/containerd.sock' }),
     ).rejects.toThrow(/podscope agent/);

@@ -30,7 +30,7 @@ import { emptyState, type ClusterState } from '@/lib/timeline/state';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { EventBus, type Subscription } from '@/server/engine/bus';
 import type { EngineApi, Health, NodeSummary, RangeQuery } from '@/server/engine/api';
-import { exposition, processRegistry } from '@/server/metrics/registry';
+import { exposition, Gauge, processRegistry, Registry } from '@/server/metrics/registry';
 import type { ClusterBus } from './bus';
 import { GID_SLOTS, gidOf, streamSeqOfGid, type GapRecord } from './global';
 import type { ClusterTimeline } from './timeline/timeline';
@@ -84,6 +84,7 @@ export class ClusterSource implements EngineApi {
   private contact = '';
   private readonly rejudgeWaiters = new Set<() => void>();
   private ackFloor = { at: 0, seq: 0 };
+  private readonly registry = new Registry();
 
   constructor(private readonly options: ClusterSourceOptions) {
     this.clock = options.clock ?? Date.now;
@@ -91,6 +92,63 @@ export class ClusterSource implements EngineApi {
     this.view = new ClusterView({ graceMs: options.graceMs, startedAt: this.startedAt });
     this.live = new EventBus(options.subscriberCapacity ?? 10_000);
     this.view.onApplied((applied) => this.onApplied(applied));
+    this.gauges();
+  }
+
+  /** The replica's series at /metrics, read at each scrape. */
+  private gauges(): void {
+    const gauge = (name: string, help: string, read: () => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set(read());
+        },
+      });
+    const { view } = this;
+    const writer = () => this.options.writer?.stats;
+    gauge(
+      'podscope_cluster_stream_seq',
+      'Last stream sequence this replica applied.',
+      () => view.stats.lastStreamSeq,
+    );
+    gauge(
+      'podscope_cluster_events_applied',
+      'Events this replica applied from the bus.',
+      () => view.stats.applied,
+    );
+    gauge(
+      'podscope_cluster_duplicates',
+      'Events dropped as already applied (node, epoch, seq).',
+      () => view.stats.duplicates,
+    );
+    gauge(
+      'podscope_cluster_gaps',
+      "Gaps in agents' seqs seen (explicit and unexplained).",
+      () => view.gaps.length,
+    );
+    gauge(
+      'podscope_cluster_writer_inserted',
+      "Events this replica's writer committed.",
+      () => writer()?.inserted ?? 0,
+    );
+    gauge(
+      'podscope_cluster_writer_failures',
+      "Failed commits of this replica's writer (each retried).",
+      () => writer()?.failures ?? 0,
+    );
+    gauge(
+      'podscope_cluster_subscribers',
+      'Open cluster.watch streams on this replica.',
+      () => this.live.size,
+    );
+    gauge(
+      'podscope_cluster_nodes_unknown',
+      'Nodes whose agent has not heartbeated within the grace period.',
+      () =>
+        Object.values(view.snapshot(this.clock()).nodes).filter((n) => !n.health.connected).length,
+    );
   }
 
   /** Follows the bus; resolves once the KV baselines are in and the stream is being read. */
@@ -327,7 +385,7 @@ export class ClusterSource implements EngineApi {
   }
 
   metrics(): Promise<string> {
-    return exposition([processRegistry()]);
+    return exposition([this.registry, this.options.bus.refusals.registry, processRegistry()]);
   }
 }
 
