@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   compareEpochs,
   encodeMessage,
+  encodeMessageV1,
   epochTime,
+  EVENTS_WIRE_ENVELOPE_VERSION,
   lastSeqOf,
   messageId,
   newEpoch,
@@ -52,7 +54,25 @@ describe('bus messages', () => {
   const cases: [string, Uint8Array, string, string | undefined][] = [
     ['not JSON', bytes('{nope'), 'not-json', 'n.1'],
     ['a JSON array', bytes([1]), 'bad-envelope', 'n.1'],
-    ['an unknown version', bytes({ ...ok, v: 2 }), 'unknown-version', 'n.1'],
+    ['an unknown version', bytes({ ...ok, v: 3 }), 'unknown-version', 'n.1'],
+    ['a v2 events message with plain events', bytes({ ...ok, v: 2 }), 'bad-envelope', 'n.1'],
+    [
+      'a v2 events message whose frame names a string never sent',
+      bytes({ ...ok, events: undefined, v: 2, wire: { type: 'wire', v: 1, s: 5, e: [{ k: 7 }] } }),
+      'bad-envelope',
+      'n.1',
+    ],
+    [
+      'a v2 events message whose frame decodes to a foreign event kind',
+      bytes({
+        ...ok,
+        events: undefined,
+        v: 2,
+        wire: { type: 'wire', v: 1, s: 5, e: [{ k: 'x:Y', n: 'n.1', t: 1 }] },
+      }),
+      'bad-envelope',
+      'n.1',
+    ],
     ['no version', bytes({ ...ok, v: undefined }), 'unknown-version', 'n.1'],
     ['another cluster', bytes({ ...ok, cluster: 'c2' }), 'foreign-cluster', 'n.1'],
     ['another node than its subject', bytes(ok), 'subject-mismatch', 'n.2'],
@@ -110,6 +130,44 @@ describe('bus messages', () => {
       expect(p.reason).toBe(reason);
       expect(p.detail.length).toBeLessThanOrEqual(300);
     }
+  });
+});
+
+describe('events in the lean wire (envelope v2)', () => {
+  const msg = eventsMessage('c1', 'n.1', EPOCH, 5, 40);
+
+  it('are what encodeMessage sends, and read back as the very events', () => {
+    const data = encodeMessage(msg);
+    const raw = JSON.parse(Buffer.from(data).toString('utf8')) as Record<string, unknown>;
+    expect(raw.v).toBe(EVENTS_WIRE_ENVELOPE_VERSION);
+    expect(raw.events).toBeUndefined();
+    expect(parseBusMessage(data, 'c1', 'n.1')).toEqual({ ok: true, value: msg });
+    // Node names, kinds and ids interned within the message; seqs and times implied.
+    expect(data.byteLength).toBeLessThan(encodeMessageV1(msg).byteLength * 0.7);
+  });
+
+  it('keep reading v1 messages (an agent of before the lean wire)', () => {
+    const v1 = encodeMessageV1(msg);
+    expect((JSON.parse(Buffer.from(v1).toString('utf8')) as { v: number }).v).toBe(1);
+    expect(parseBusMessage(v1, 'c1', 'n.1')).toEqual({ ok: true, value: msg });
+  });
+
+  it('are checked like v1 once decoded: sequence, node and cause', () => {
+    const bad = { ...msg, events: [msg.events[1], msg.events[0], ...msg.events.slice(2)] };
+    expect(parseBusMessage(encodeMessage(bad as typeof msg), 'c1', 'n.1')).toMatchObject({
+      ok: false,
+      reason: 'bad-sequence',
+    });
+    const other = eventsMessage('c1', 'n.2', EPOCH, 5, 3);
+    expect(parseBusMessage(encodeMessage(other), 'c1', 'n.1')).toMatchObject({
+      ok: false,
+      reason: 'subject-mismatch',
+    });
+  });
+
+  it('leave gaps, heartbeats and node states in v1', () => {
+    const hb = heartbeatOf('c1', 'n.1', EPOCH, 4);
+    expect(JSON.parse(Buffer.from(encodeMessage(hb)).toString('utf8'))).toEqual(hb);
   });
 });
 

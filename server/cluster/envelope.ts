@@ -1,7 +1,9 @@
 /**
- * The messages on the bus, version 1. Everything read from NATS is untrusted: it is parsed here
- * and either accepted whole or refused with one named reason (counted and logged by refusals.ts).
- * Nothing refused is ever applied.
+ * The messages on the bus. Everything read from NATS is untrusted: it is parsed here and either
+ * accepted whole or refused with one named reason (counted and logged by refusals.ts). Nothing
+ * refused is ever applied. In memory every message has the version 1 shape; on the bus an events
+ * message travels as version 2 (its events as one lean-wire frame, EVENTS_WIRE_ENVELOPE_VERSION),
+ * and version 1 events messages (older agents) are read as well.
  *
  * An `events` message carries a run of one agent's transitions with consecutive per-node seqs:
  * events[i].seq === seq + i. A `gap` message takes one seq and says which seqs the agent dropped
@@ -18,9 +20,18 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { NodeView } from '@/lib/timeline/state';
 import type { TimelineEvent } from '@/lib/timeline/events';
+import { WireDecoder, WireEncoder } from '@/lib/timeline/wire';
 import { encodeToken, NODE_NAME } from './names';
 
+/** The envelope as held in memory, and on the bus for gaps, heartbeats and node states. */
 export const ENVELOPE_VERSION = 1;
+/**
+ * An events message on the bus: the v1 fields with `wire` (one self-contained lean-wire frame,
+ * lib/timeline/wire.ts: strings interned within the message, implied seqs/times/node, inputs that
+ * repeat params as keys) in place of `events`. Readers accept both (an agent of before sends v1);
+ * writers send this — so consoles are upgraded before agents.
+ */
+export const EVENTS_WIRE_ENVELOPE_VERSION = 2;
 /** Events in one message: the console's global ids leave room for this many per stream seq. */
 export const MAX_EVENTS_PER_MESSAGE = 1024;
 /** Below NATS's default max_payload (1 MiB). */
@@ -83,6 +94,14 @@ export const gapMessage = z.strictObject({
 });
 
 export const busMessage = z.discriminatedUnion('type', [eventsMessage, gapMessage]);
+
+/** The v2 events message as sent: the frame is checked by the wire decoder, then as events. */
+const wireEventsMessage = z.strictObject({
+  ...base,
+  v: z.literal(EVENTS_WIRE_ENVELOPE_VERSION),
+  type: z.literal('events'),
+  wire: z.unknown(),
+});
 
 export type EventsMessage = Omit<z.infer<typeof eventsMessage>, 'events'> & {
   events: TimelineEvent[];
@@ -147,7 +166,10 @@ const refuse = (
   detail: detail.slice(0, 300),
 });
 
-function parseJson(data: Uint8Array): Parsed<Record<string, unknown>> {
+function parseJson(
+  data: Uint8Array,
+  versions: readonly number[] = [ENVELOPE_VERSION],
+): Parsed<Record<string, unknown>> {
   if (data.byteLength > MAX_MESSAGE_BYTES)
     return refuse('too-large', `${data.byteLength} bytes (limit ${MAX_MESSAGE_BYTES})`);
   let raw: unknown;
@@ -159,9 +181,24 @@ function parseJson(data: Uint8Array): Parsed<Record<string, unknown>> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     return refuse('bad-envelope', 'not a JSON object');
   const obj = raw as Record<string, unknown>;
-  if (obj.v !== ENVELOPE_VERSION)
+  if (typeof obj.v !== 'number' || !versions.includes(obj.v))
     return refuse('unknown-version', `v=${JSON.stringify(obj.v)?.slice(0, 20)}`);
   return { ok: true, value: obj };
+}
+
+/** A v2 events message as the v1 shape (events decoded from its wire frame), or a refusal. */
+function fromWire(obj: Record<string, unknown>): Parsed<Record<string, unknown>> {
+  const head = wireEventsMessage.safeParse(obj);
+  if (!head.success) return refuse('bad-envelope', issue(head.error));
+  const { wire, ...rest } = head.data;
+  let events: TimelineEvent[];
+  try {
+    // One frame per message, read with a fresh decoder: a message never depends on another.
+    events = new WireDecoder().decode(wire);
+  } catch (err) {
+    return refuse('bad-envelope', `wire: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return { ok: true, value: { ...rest, v: ENVELOPE_VERSION, events } };
 }
 
 const issue = (err: z.ZodError) =>
@@ -181,7 +218,9 @@ export function parseBusMessage(
   subjectNode: string | undefined,
 ): Parsed<BusMessage> {
   if (subjectNode === undefined) return refuse('subject-mismatch', 'not a node event subject');
-  const json = parseJson(data);
+  let json = parseJson(data, [ENVELOPE_VERSION, EVENTS_WIRE_ENVELOPE_VERSION]);
+  if (!json.ok) return json;
+  if (json.value.v === EVENTS_WIRE_ENVELOPE_VERSION) json = fromWire(json.value);
   if (!json.ok) return json;
   const parsed = busMessage.safeParse(json.value);
   if (!parsed.success) return refuse('bad-envelope', issue(parsed.error));
@@ -231,7 +270,18 @@ export const parseHeartbeat = (data: Uint8Array, cluster: string, keyNode: strin
 export const parseNodeState = (data: Uint8Array, cluster: string, keyNode: string) =>
   parseKv(nodeState, data, cluster, keyNode) as Parsed<NodeState>;
 
+/** The bytes of a message: an events message in the lean wire (v2), anything else as it is. */
 export function encodeMessage(msg: BusMessage | Heartbeat | NodeState): Uint8Array {
+  if ('type' in msg && msg.type === 'events') {
+    const { events, ...rest } = msg;
+    const wire = new WireEncoder().encode(events);
+    return Buffer.from(JSON.stringify({ ...rest, v: EVENTS_WIRE_ENVELOPE_VERSION, wire }), 'utf8');
+  }
+  return Buffer.from(JSON.stringify(msg), 'utf8');
+}
+
+/** The v1 bytes of a message (what agents before the lean wire sent; tests and comparisons). */
+export function encodeMessageV1(msg: BusMessage | Heartbeat | NodeState): Uint8Array {
   return Buffer.from(JSON.stringify(msg), 'utf8');
 }
 
