@@ -202,6 +202,50 @@ describe('generateNodeConditions', () => {
     ).toBe('Unknown');
   });
 
+  it('with the kubelet heard from, a silent runtime is Ready=False (runtime down, PLEG), never Unknown', () => {
+    const first = generateNodeConditions(healthy());
+    // The runtime has not answered for 4 minutes; the kubelet posted a moment ago.
+    const r = generateNodeConditions({
+      now: T0 + 240_000,
+      runtimeConditions: ok,
+      lastStatusAt: T0,
+      lastRelistAt: T0,
+      lastContactAt: T0,
+      kubeletPostedAt: T0 + 239_000,
+      oldConditions: first.conditions,
+    });
+    expect(byType(r.conditions, 'Ready')).toMatchObject({
+      status: 'False',
+      reason: 'KubeletNotReady',
+      message:
+        '[container runtime is down, PLEG is not healthy: pleg was last seen active 4m0s ago; threshold is 3m0s]',
+    });
+    expect(r.ready.status).toBe('False');
+  });
+
+  it('a kubelet silent past node-monitor-grace-period is Unknown though its runtime answers', () => {
+    const first = generateNodeConditions(healthy());
+    const r = generateNodeConditions(
+      healthy({
+        now: T0 + 51_000,
+        lastStatusAt: T0 + 50_000,
+        lastRelistAt: T0 + 50_000,
+        lastContactAt: T0 + 50_000,
+        kubeletPostedAt: T0,
+        oldConditions: first.conditions,
+      }),
+    );
+    expect(byType(r.conditions, 'Ready')).toMatchObject({
+      status: 'Unknown',
+      reason: 'NodeStatusUnknown',
+      lastTransitionTime: new Date(T0 + 50_000),
+    });
+    expect(r.why.Ready).toMatchObject({
+      id: 'node.ready.kubeletSilent',
+      params: { seconds: 51, grace: 50 },
+    });
+  });
+
   it('an Unknown condition stays as it was while the node stays silent; contact brings Ready back', () => {
     const first = generateNodeConditions(healthy());
     const lost = generateNodeConditions({

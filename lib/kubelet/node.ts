@@ -69,6 +69,14 @@ export interface NodeConditionsInput {
   lastRelistAt?: number;
   /** Last successful call of any kind to the node's runtime. */
   lastContactAt?: number;
+  /**
+   * When the node's kubelet last posted its status / renewed its Lease, when that is known (the
+   * kubelet stand-in says, or the API server's Lease): then it alone tells the node lifecycle
+   * controller whether the node is silent. A runtime that stops answering leaves a kubelet that
+   * still posts — Ready=False with its reasons (container runtime is down, PLEG), never Unknown.
+   * Absent (Podscope sees only the runtime), the runtime's silence stands in for the kubelet's.
+   */
+  kubeletPostedAt?: number;
   resources?: NodeResources;
   /** The node's conditions as last derived. */
   oldConditions?: readonly V1NodeCondition[];
@@ -284,9 +292,10 @@ export function generateNodeConditions(input: NodeConditionsInput): NodeConditio
   const pressureObservedAt: Partial<Record<PressureCondition, number>> = {};
 
   // Has the kubelet (here: Podscope's view of the runtime) been heard from within the grace period?
-  const contact = [inp.lastContactAt, inp.lastRelistAt, inp.lastStatusAt].filter(
-    (v): v is number => typeof v === 'number' && Number.isFinite(v),
-  );
+  const posted = finite(inp.kubeletPostedAt, Number.NaN);
+  const contact = (
+    Number.isNaN(posted) ? [inp.lastContactAt, inp.lastRelistAt, inp.lastStatusAt] : [posted]
+  ).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
   const lastSeen = contact.length > 0 ? Math.max(...contact) : undefined;
   const since = finite(inp.startedAt, now);
   // A node never heard from: the node lifecycle controller leaves it without conditions for
@@ -344,7 +353,7 @@ export function generateNodeConditions(input: NodeConditionsInput): NodeConditio
           ? never
             ? why('node.ready.neverContacted', {}, CONTROLLER)
             : why(
-                'node.ready.unknown',
+                Number.isNaN(posted) ? 'node.ready.unknown' : 'node.ready.kubeletSilent',
                 {
                   seconds: Math.round((now - (lastSeen ?? now)) / 1000),
                   grace: t.nodeMonitorGracePeriodMs / 1000,

@@ -55,6 +55,12 @@ export interface GenerateAPIPodStatusInput {
   now: number;
   /** The kubelet decided the pod is terminal (deleted, evicted, past its deadline). */
   podIsTerminal?: boolean;
+  /**
+   * The kubelet's eviction manager evicted the pod (pkg/kubelet/eviction eviction_manager.go
+   * evictPod): its status function sets phase Failed, reason Evicted and the eviction message,
+   * and adds the DisruptionTarget condition (TerminationByKubelet) — `at` is when.
+   */
+  evicted?: { reason: string; message: string; at: number };
   nodeReady?: NodeReadiness;
   gates?: FeatureGates;
   timings?: Partial<NodeTimings>;
@@ -141,6 +147,8 @@ function firstSyncAfterExit(runtime: RuntimePodStatus, old: V1PodStatus, name: s
 
 /** pkg/kubelet/active_deadline.go */
 export const DeadlineExceededReason = 'DeadlineExceeded';
+/** pkg/kubelet/eviction/helpers.go Reason. */
+export const EvictedReason = 'Evicted';
 export const DeadlineExceededMessage =
   'Pod was active on the node longer than the specified deadline';
 
@@ -327,6 +335,19 @@ export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): Generate
       },
     );
   }
+  // Evicted by the kubelet's eviction manager: its status function wins, as the deadline's does.
+  const evicted = isObj(input.evicted) ? input.evicted : undefined;
+  if (evicted) {
+    phase = 'Failed';
+    reason = str(evicted.reason) || EvictedReason;
+    message = str(evicted.message);
+    phaseWhy = why(
+      'phase.failed.evicted',
+      { message },
+      'pkg/kubelet/eviction/eviction_manager.go evictPod',
+      { reason },
+    );
+  }
   // The API already shows a terminal phase: no transition out of it.
   if (isTerminalPhase(apiStatus.phase) && phase !== apiStatus.phase) {
     phaseWhy = keptTerminalExplanation(apiStatus.phase, phase);
@@ -345,9 +366,21 @@ export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): Generate
       !KUBELET_CONDITIONS.has(str(c.type)) &&
       !(readyToStartGate && c.type === POD_CONDITION.PodReadyToStartContainers),
   );
-  const disruption = asArray(oldStatus.conditions).find(
-    (c) => isObj(c) && c.type === POD_CONDITION.DisruptionTarget,
-  );
+  const disruption: V1PodCondition | undefined =
+    asArray(oldStatus.conditions).find(
+      (c) => isObj(c) && c.type === POD_CONDITION.DisruptionTarget,
+    ) ??
+    (evicted
+      ? {
+          type: POD_CONDITION.DisruptionTarget,
+          status: 'True',
+          reason: 'TerminationByKubelet',
+          message: str(evicted.message),
+          ...(apiTime(finite(evicted.at, now))
+            ? { lastTransitionTime: apiTime(finite(evicted.at, now)) }
+            : {}),
+        }
+      : undefined);
   if (disruption) {
     const i = conditions.findIndex((c) => c.type === POD_CONDITION.DisruptionTarget);
     if (i >= 0) conditions[i] = disruption;

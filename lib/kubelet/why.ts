@@ -24,6 +24,7 @@ export const WHY = {
   'phase.failed.restartNever': ['failed', 'stopped'],
   'phase.kept.terminal': ['phase', 'computed'],
   'phase.failed.deadlineExceeded': ['seconds'],
+  'phase.failed.evicted': ['message'],
   'phase.stoppedUnknown': ['exitCodes'],
   // pod conditions (status/generate.go)
   'condition.containersReady.true': ['count'],
@@ -79,6 +80,7 @@ export const WHY = {
   // node conditions (nodestatus setters, runtimeState, PLEG, node lifecycle controller, eviction manager)
   'node.ready.true': [],
   'node.ready.unknown': ['seconds', 'grace'],
+  'node.ready.kubeletSilent': ['seconds', 'grace'],
   'node.ready.neverContacted': [],
   'node.ready.runtimeStatusPending': ['count'],
   'node.ready.runtimeDown': ['seconds', 'threshold', 'count'],

@@ -31,6 +31,9 @@ import type { DriverEvent, DriverNote } from './notes';
 import { fingerprintOf, PodWorker, type WorkerPhase } from './pod-worker';
 import { socketNetwork, type ProbeNetwork } from './probes/network';
 import type { DriverRuntime } from './runtime';
+import { RuntimeState } from './runtime-state';
+import { ApiLink } from './api-link';
+import { EvictionManager } from './eviction';
 import { checkMutable, DriverRefusedError } from './safety';
 import { defaultPod, uidGenerator } from './spec';
 import { noteToTimelineEvent } from './timeline-events';
@@ -111,6 +114,9 @@ export class Driver {
   private readonly hintListeners = new Set<(uids: string[]) => void>();
   private readonly noteListeners = new Set<(note: DriverNote) => void>();
   private readonly images: ImageManager;
+  private readonly runtimeState: RuntimeState;
+  private readonly link: ApiLink;
+  private readonly evictions: EvictionManager;
   private backoff: BackoffState;
   private readonly nextUid: () => string;
   private readonly relistMs: number;
@@ -159,6 +165,24 @@ export class Driver {
     this.relistMs = options.relistMs ?? KUBELET_DEFAULTS.plegRelistPeriodMs;
     this.periodicSyncMs = options.periodicSyncMs ?? KUBELET_DEFAULTS.syncFrequencyMs;
     this.hints = this.hintProvider();
+    this.runtimeState = new RuntimeState(this.runtime, this.clock, (line) => this.log(line));
+    this.link = new ApiLink(this.clock);
+    this.evictions = new EvictionManager({
+      runtime: this.runtime,
+      clock: this.clock,
+      candidates: () =>
+        [...this.workers.values()]
+          .filter((w) => w.phase === 'syncing' && w.deletionTimestamp === undefined && !w.evicted)
+          .map((w) => ({
+            uid: w.uid,
+            pod: w.spec,
+            evict: (message: string) => w.evict(message),
+            get cleanedUp() {
+              return w.cleanedUp;
+            },
+          })),
+      log: (line) => this.log(`driver: ${this.node}: ${line}`),
+    });
   }
 
   // ── public API ───────────────────────────────────────────────────────────
@@ -180,6 +204,9 @@ export class Driver {
   async apply(pod: V1Pod): Promise<V1Pod> {
     this.assertRunning();
     await this.ensureAllowed();
+    // updateRuntimeUp runs from the kubelet's start; here from the first pod on.
+    await this.runtimeState.start();
+    this.evictions.start();
     const defaulted = defaultPod(pod, {
       node: this.node,
       uid: this.nextUid,
@@ -222,6 +249,7 @@ export class Driver {
       network: this.options.network ?? socketNetwork,
       nodeIP: this.options.nodeIP ?? '127.0.0.1',
       note: (event) => this.emitNote(uid, event),
+      networkError: () => this.runtimeState.networkError(),
     });
     this.workers.set(uid, worker);
     this.unsupported.set(uid, unsupported);
@@ -251,6 +279,39 @@ export class Driver {
       throw new DriverError(`driver: gracePeriodSeconds must be a whole number ≥ 0, got ${grace}`);
     }
     return worker.requestDeletion(grace);
+  }
+
+  /** Cuts (true) or heals (false) the kubelet's connection to the API server (api-link.ts). */
+  partition(on: boolean): void {
+    if (on === this.link.partitioned) return;
+    this.log(`driver: ${this.node}: ${on ? 'cut off from' : 'reconnected to'} the API server`);
+    this.link.partition(on);
+  }
+
+  get partitioned(): boolean {
+    return this.link.partitioned;
+  }
+
+  /**
+   * The taint-eviction controller deleted the pod from the API server (its NoExecute toleration
+   * ran out): recorded as the controller's TaintManagerEviction event. The kubelet learns of the
+   * deletion — and terminates the pod with its grace period — as soon as its API connection
+   * allows (api-link.ts).
+   */
+  evict(uid: string): void {
+    const worker = this.workers.get(uid);
+    if (!worker) throw new DriverError(`driver: no pod with uid ${uid} on ${this.node}`);
+    const { namespace = '', name = '' } = worker.spec.metadata ?? {};
+    this.emitNote(uid, {
+      type: 'evicted',
+      message: `Marking for deletion Pod ${namespace}/${name}`,
+    });
+    this.link.deliver(() => {
+      if (!this.workers.has(uid) || this.stopped) return;
+      this.delete(uid).catch((err: unknown) =>
+        this.log(`driver: eviction of ${uid}: ${err instanceof Error ? err.message : String(err)}`),
+      );
+    });
   }
 
   /** The uid of a pod this driver runs, by namespace and name. */
@@ -302,6 +363,8 @@ export class Driver {
   /** Stops every loop and timer. Pods stay on the runtime (delete them first if they should go). */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.runtimeState.stop();
+    this.evictions.stop();
     this.relistTimer?.cancel();
     this.relistTimer = undefined;
     await this.relisting;
@@ -330,6 +393,13 @@ export class Driver {
         const w = this.workers.get(uid);
         return w ? structuredClone(w.spec) : undefined;
       },
+      podsOn: (node) =>
+        node === this.node
+          ? [...this.workers.values()]
+              .filter((w) => w.phase === 'syncing' && w.deletionTimestamp === undefined)
+              .map((w) => w.uid)
+          : [],
+      kubeletPostedAt: (node) => (node === this.node ? this.link.postedAt() : undefined),
       hintsFor: (uid): PodHints | undefined => {
         const w = this.workers.get(uid);
         if (!w) return undefined;
@@ -339,6 +409,7 @@ export class Driver {
           ...(Object.keys(syncErrors).length > 0 ? { syncErrors } : {}),
           ...(w.deletionTimestamp !== undefined ? { deletionTimestamp: w.deletionTimestamp } : {}),
           podIsTerminal: w.podIsTerminal,
+          ...(w.evicted ? { evicted: { ...w.evicted } } : {}),
           probes: w.prober.probeResults(w.runtimeStatus),
           ...(unsupported.length > 0 ? { unsupported: [...unsupported] } : {}),
         };

@@ -13,6 +13,21 @@ export type DriverEvent =
   | ProbeNote
   | HookNote
   | {
+      /** SyncPod refused a pod off the host network: the runtime's network is not ready (runtime-state.ts). */
+      type: 'networkNotReady';
+      message: string;
+    }
+  | {
+      /** The kubelet's eviction manager evicted the pod (eviction.ts). */
+      type: 'evictedByKubelet';
+      message: string;
+    }
+  | {
+      /** The taint-eviction controller deleted the pod from the API server (Driver.evict). */
+      type: 'evicted';
+      message: string;
+    }
+  | {
       /** Spec fields the stand-in does not implement (see unsupported.ts). */
       type: 'unsupported';
       fields: string[];

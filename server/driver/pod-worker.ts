@@ -58,6 +58,8 @@ import {
   type ContainerType,
 } from './labels';
 import type { DriverRuntime } from './runtime';
+import { NETWORK_NOT_READY_MSG } from './runtime-state';
+import { EVICTED_REASON } from './eviction';
 import { isNotFound, rpcErrorText } from './runtime';
 import { formatPod } from './spec';
 
@@ -96,6 +98,8 @@ export interface WorkerContext {
   nodeIP: string;
   /** Kubelet-event-like happenings of this pod (kills, hooks, probes). */
   note?: (event: DriverEvent) => void;
+  /** runtimeState.networkErrors(): undefined while the runtime's network is ready (runtime-state.ts). */
+  networkError?: () => string | undefined;
 }
 
 export type WorkerPhase = 'syncing' | 'terminal' | 'terminating' | 'removed';
@@ -135,6 +139,8 @@ export class PodWorker {
   /** The last failure of a sync step that is not a container start (sandbox, kill, runtime down). */
   lastError: string | undefined;
   syncs = 0;
+  /** Set by the eviction manager (eviction.ts): the pod is killed and fails with this status. */
+  private eviction: { reason: string; message: string; at: number } | undefined;
   /** The runtime status read by the last sync (what the prober looks at, like the status manager). */
   private lastStatus: RuntimePodStatus | undefined;
   readonly prober: PodProber;
@@ -185,6 +191,24 @@ export class PodWorker {
 
   syncErrors(): Record<string, SyncError> {
     return Object.fromEntries(this.reasons);
+  }
+
+  get evicted(): { reason: string; message: string; at: number } | undefined {
+    return this.eviction;
+  }
+
+  /** No container of the pod runs any more (the eviction manager's waitForPodsCleanup). */
+  get cleanedUp(): boolean {
+    return !(this.lastStatus?.containers ?? []).some((c) => c.state === 'running');
+  }
+
+  /** evictPod: the pod fails with reason Evicted and this message; its containers are killed. */
+  evict(message: string): void {
+    if (this.eviction || this.deletion || this.phase !== 'syncing') return;
+    this.eviction = { reason: EVICTED_REASON, message, at: this.ctx.clock.now() };
+    this.ctx.note?.({ type: 'evictedByKubelet', message });
+    this.ctx.hintsChanged(this.uid);
+    this.requestSync();
   }
 
   get deletionTimestamp(): number | undefined {
@@ -350,6 +374,23 @@ export class PodWorker {
       return;
     }
     if (this.phase !== 'syncing') return;
+    if (this.eviction) {
+      // killPodNow: a hard eviction threshold allows no grace period (StopContainer's 2 s minimum
+      // applies); the pod is terminal with the eviction's status and nothing restarts.
+      this.prober.stop();
+      await this.killPod(status, 0);
+      this.phase = 'terminal';
+      this.reasons.clear();
+      this.ctx.hintsChanged(this.uid);
+      return;
+    }
+    // SyncPod: only pods on the host network start while the runtime's network is not ready.
+    const network = this.ctx.networkError?.();
+    if (network !== undefined && this.pod.spec?.hostNetwork !== true) {
+      const message = `${NETWORK_NOT_READY_MSG}: ${network}`;
+      this.ctx.note?.({ type: 'networkNotReady', message });
+      throw new Error(message);
+    }
     // SyncPod: probeManager.AddPod (idempotent).
     this.prober.start();
 

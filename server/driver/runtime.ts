@@ -2,7 +2,13 @@
  * The part of a CRI runtime the driver calls. server/cri's CriClient satisfies it structurally
  * (so does the in-memory fake in ./testing for unit tests). Domain types only: no proto shapes.
  */
-import type { RuntimeContainer, RuntimeInfo, RuntimeSandbox } from '@/lib/kubelet/runtime';
+import type {
+  NodeResources,
+  RuntimeCondition,
+  RuntimeContainer,
+  RuntimeInfo,
+  RuntimeSandbox,
+} from '@/lib/kubelet/runtime';
 import type {
   ContainerSpec,
   ExecResult,
@@ -14,6 +20,18 @@ import type {
 export interface DriverRuntime {
   readonly endpoint: string;
   version(): Promise<RuntimeInfo>;
+  /** The runtime's conditions (RuntimeReady, NetworkReady); optional for test fakes (network-ready). */
+  status?(options?: {
+    verbose?: boolean;
+  }): Promise<{ conditions: RuntimeCondition[]; node?: NodeResources }>;
+  /** Per-container usage (the eviction manager's working sets); optional for test fakes. */
+  listContainerStats?(): Promise<
+    readonly {
+      name: string;
+      labels: Readonly<Record<string, string>>;
+      memory?: { workingSetBytes?: number };
+    }[]
+  >;
   listPodSandbox(filter?: {
     id?: string;
     state?: 'ready' | 'notready';

@@ -10,9 +10,12 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { NewK8sEvent } from '@/server/engine/hints';
 import type { DriverNote } from './notes';
 import { probeTypeName } from './probes/spec';
+import { NETWORK_NOT_READY_REASON } from './runtime-state';
 
 export const PODSCOPE_SOURCE = 'podscope';
 export const KUBELET_SOURCE = 'kubelet';
+/** pkg/controller/tainteviction: the controller's event source component. */
+export const TAINT_EVICTION_SOURCE = 'taint-eviction-controller';
 
 function fieldPath(pod: V1Pod, container: string): string {
   const init = pod.spec?.initContainers?.some((c) => c.name === container) === true;
@@ -124,6 +127,18 @@ export function noteToTimelineEvent(
     }
     case 'unsupported':
       return podscope('Warning', 'Unsupported', e.message);
+    case 'evictedByKubelet':
+      return kubelet('Warning', 'Evicted', e.message);
+    case 'evicted':
+      return {
+        ...base,
+        eventType: 'Normal',
+        reason: 'TaintManagerEviction',
+        message: e.message,
+        source: TAINT_EVICTION_SOURCE,
+      };
+    case 'networkNotReady':
+      return kubelet('Warning', NETWORK_NOT_READY_REASON, e.message);
     case 'preStopStarted':
     case 'postStartStarted':
     case 'stopped':

@@ -152,19 +152,22 @@ describe('engine over a simulated node', () => {
     expect(view.find((p) => p.name === 'forever')?.status.phase).toBe('Running');
   }, 60_000);
 
-  it('a runtime that stops answering goes Ready=Unknown after the grace period, pods not ready, and recovers', async () => {
+  it('a runtime that goes away while its kubelet still posts status: Ready=False "container runtime is down" after 30 s, not Unknown; pods not ready; and it recovers', async () => {
     const r = await rig({ nodeMonitorGraceMs: 5_000 });
     await r.driver.apply(pod('web', ['sleep', 'infinity']));
     await r.run(3_000);
     const ready = () =>
-      r.engine.snapshot().nodes['node-a']?.conditions.find((c) => c.type === 'Ready')?.status;
-    expect(ready()).toBe('True');
+      r.engine.snapshot().nodes['node-a']?.conditions.find((c) => c.type === 'Ready');
+    expect(ready()?.status).toBe('True');
 
     await r.sim.setListener('down');
-    await r.run(3_000);
-    expect(ready()).toBe('True'); // inside the grace period the last report stands
-    await r.run(4_000);
-    expect(ready()).toBe('Unknown');
+    await r.run(10_000);
+    // Far past the 5 s grace period, but the kubelet still posts: no Unknown, and the last
+    // Status is younger than 30 s.
+    expect(ready()?.status).toBe('True');
+    await r.run(25_000);
+    expect(ready()).toMatchObject({ status: 'False', reason: 'KubeletNotReady' });
+    expect(ready()?.message).toContain('container runtime is down');
     const web = Object.values(r.engine.snapshot().nodes['node-a']?.pods ?? {}).find(
       (p) => p.name === 'web',
     );
@@ -175,11 +178,12 @@ describe('engine over a simulated node', () => {
     await r.sim.setListener('grpc');
     // gRPC reconnects on its own (real-time) back-off, up to 5 s: keep relisting until it does.
     const deadline = Date.now() + 10_000;
-    while (ready() !== 'True' && Date.now() < deadline) {
+    while (ready()?.status !== 'True' && Date.now() < deadline) {
       await r.run(500);
+      await r.watcher.readStatus();
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(ready()).toBe('True');
+    expect(ready()?.status).toBe('True');
     expect(recorded(r.store).some((e) => e.kind === 'cri' && e.type === 'RelistRecovered')).toBe(
       true,
     );
@@ -187,6 +191,26 @@ describe('engine over a simulated node', () => {
       (p) => p.name === 'web',
     );
     expect(again?.evictionDueAt).toBeUndefined();
+  }, 60_000);
+
+  it('a kubelet cut off from the API server: Ready=Unknown after the grace period though the runtime answers', async () => {
+    const r = await rig({ nodeMonitorGraceMs: 5_000 });
+    await r.driver.apply(pod('web', ['sleep', 'infinity']));
+    await r.run(3_000);
+    const ready = () =>
+      r.engine.snapshot().nodes['node-a']?.conditions.find((c) => c.type === 'Ready');
+    r.driver.partition(true);
+    await r.run(4_000);
+    expect(ready()?.status).toBe('True');
+    await r.run(2_000);
+    expect(ready()).toMatchObject({ status: 'Unknown', reason: 'NodeStatusUnknown' });
+    const web = Object.values(r.engine.snapshot().nodes['node-a']?.pods ?? {}).find(
+      (p) => p.name === 'web',
+    );
+    expect(web?.status.containerStatuses?.[0]?.state?.running).toBeDefined();
+    r.driver.partition(false);
+    await r.run(1_000);
+    expect(ready()?.status).toBe('True');
   }, 60_000);
 
   it('skips, and counts, a tick that finds the previous relist still running', async () => {

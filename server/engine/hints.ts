@@ -19,6 +19,8 @@ export interface PodHints {
   probes?: ProbeResults;
   /** Spec fields the kubelet stand-in does not implement (server/driver/unsupported.ts). */
   unsupported?: string[];
+  /** The kubelet's eviction manager evicted the pod: reason, message, when (lib/kubelet status.ts). */
+  evicted?: { reason: string; message: string; at: number };
 }
 
 export interface HintProvider {
@@ -26,6 +28,16 @@ export interface HintProvider {
   /** The pod's full spec when this provider knows it. */
   specFor?(uid: string): V1Pod | undefined;
   hintsFor(uid: string): PodHints | undefined;
+  /**
+   * The pods a kubelet has admitted to this node and is syncing, whether or not the runtime has
+   * anything of them yet (a pod the network keeps from getting a sandbox still has a status).
+   */
+  podsOn?(node: string): string[];
+  /**
+   * When the node's kubelet last posted its status / renewed its Lease, as this provider knows
+   * it (the kubelet stand-in); the node lifecycle controller's input (lib/kubelet/node.ts).
+   */
+  kubeletPostedAt?(node: string): number | undefined;
   /** The node's host IPs as the API server's Node gives them (GetNodeHostIPs), when known. */
   hostIPsFor?(node: string): string[] | undefined;
   /** Called by the provider's owner when hints for these pods changed, so the engine re-derives them. */

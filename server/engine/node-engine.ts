@@ -226,11 +226,19 @@ export class NodeEngine {
     const view = this.view();
     if (!view) return;
     const records = this.watcher.records();
+    const admitted = this.admitted();
     const events: UnsequencedEvent[] = [];
     for (const uid of uids) {
       const previous = own(view.pods, uid);
-      if (!previous) continue;
-      const runtime = runtimePodOf(records, uid, previous);
+      const named = previous ?? (admitted?.has(uid) ? this.admittedName(uid) : undefined);
+      if (!named) continue;
+      const runtime = runtimePodOf(records, uid, named);
+      if (admitted && isEmpty(runtime) && !admitted.has(uid)) {
+        // A pod known only from its kubelet, which let go of it.
+        if (previous)
+          events.push({ kind: 'pod', type: 'PodRemoved', node: this.name, podUid: uid, t: now });
+        continue;
+      }
       events.push(...this.pods.derive(runtime, previous, now, this.status.ready, causes?.get(uid)));
     }
     this.emit(events);
@@ -360,9 +368,15 @@ export class NodeEngine {
     const due = this.duePods(t);
     const again = this.followUp;
     this.followUp = new Set(o.touched);
+    const admitted = this.admitted();
     for (const uid of new Set([...o.touched, ...due, ...again])) {
-      const runtime = o.pods.get(uid);
       const previous = own(this.view()?.pods ?? {}, uid);
+      const named = previous ?? this.admittedName(uid);
+      const runtime =
+        o.pods.get(uid) ??
+        (admitted?.has(uid) && named
+          ? runtimePodOf({ sandboxes: [], containers: [] }, uid, named)
+          : undefined);
       if (!runtime) {
         if (previous)
           derived.push({
@@ -392,6 +406,21 @@ export class NodeEngine {
     this.evaluate(t);
   }
 
+  /** The pods this node's kubelet (a provider with podsOn) syncs; undefined when no provider says. */
+  private admitted(): Set<string> | undefined {
+    const providers = (this.options.providers ?? []).filter((p) => p.podsOn !== undefined);
+    if (providers.length === 0) return undefined;
+    return new Set(providers.flatMap((p) => p.podsOn?.(this.name) ?? []));
+  }
+
+  private admittedName(uid: string): { name: string; namespace: string } | undefined {
+    for (const p of this.options.providers ?? []) {
+      const meta = p.podsOn ? p.specFor?.(uid)?.metadata : undefined;
+      if (meta?.name) return { name: meta.name, namespace: meta.namespace ?? 'default' };
+    }
+    return undefined;
+  }
+
   private duePods(now: number): string[] {
     const view = this.view();
     return view ? this.due.take(view, now) : [];
@@ -401,8 +430,20 @@ export class NodeEngine {
   private evaluate(now: number): void {
     const view = this.view();
     if (!view) return;
-    if (this.status.evaluate(view, now, this.watcher, (events) => this.emit(events)))
+    const posted = (this.options.providers ?? [])
+      .map((p) => p.kubeletPostedAt?.(this.name))
+      .filter((t): t is number => t !== undefined);
+    const heartbeat = {
+      lastRelistAt: this.watcher.lastRelistAt,
+      lastContactAt: this.watcher.lastContactAt,
+      ...(posted.length > 0 ? { kubeletPostedAt: Math.max(...posted) } : {}),
+    };
+    if (this.status.evaluate(view, now, heartbeat, (events) => this.emit(events)))
       // Node readiness changes every pod's Ready condition and eviction clock.
       this.rederive(new Set(Object.keys(this.view()?.pods ?? {})));
   }
+}
+
+function isEmpty(runtime: { sandboxes: unknown[]; containers: unknown[] }): boolean {
+  return runtime.sandboxes.length === 0 && runtime.containers.length === 0;
 }

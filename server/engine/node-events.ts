@@ -2,8 +2,8 @@
  * Node conditions now vs as recorded → NodeConditionChanged events. Pure.
  *
  * Like the API server's view, a condition is re-recorded when what it says changes, or when its
- * heartbeat is older than the kubelet's nodeStatusReportFrequency (5 min) — not on every status
- * update, which would fill the timeline with heartbeats.
+ * heartbeat is older than the kubelet's nodeStatusReportFrequency (5 min) and a newer one came —
+ * not on every status update, which would fill the timeline with heartbeats.
  */
 import type { V1NodeCondition } from '@kubernetes/client-node';
 import type { Explanation } from '@/lib/kubelet/explanation';
@@ -26,7 +26,10 @@ export function nodeEvents(
     const said =
       old && old.status === c.status && old.reason === c.reason && old.message === c.message;
     const heartbeat = old?.lastHeartbeatTime instanceof Date ? old.lastHeartbeatTime.getTime() : 0;
-    if (said && ctx.t - heartbeat < NODE_STATUS_REPORT_MS) continue;
+    const beat = c.lastHeartbeatTime instanceof Date ? c.lastHeartbeatTime.getTime() : 0;
+    // An unchanged condition is re-recorded only for a new heartbeat (none comes from a silent
+    // node: its Unknown conditions keep the last one heard).
+    if (said && (beat <= heartbeat || ctx.t - heartbeat < NODE_STATUS_REPORT_MS)) continue;
     const w = why[c.type];
     out.push({
       kind: 'node',

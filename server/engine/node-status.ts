@@ -21,6 +21,8 @@ import type { RuntimeStatusReport } from './runtime-client';
 export interface RelistHeartbeat {
   readonly lastRelistAt: number | undefined;
   readonly lastContactAt: number | undefined;
+  /** When the kubelet last posted node status, when a provider knows (hints.ts kubeletPostedAt). */
+  readonly kubeletPostedAt?: number | undefined;
 }
 
 export class NodeStatus {
@@ -103,6 +105,7 @@ export class NodeStatus {
       ...(this.statusError ? { runtimeStatusError: this.statusError } : {}),
       ...(relist.lastRelistAt !== undefined ? { lastRelistAt: relist.lastRelistAt } : {}),
       ...(relist.lastContactAt !== undefined ? { lastContactAt: relist.lastContactAt } : {}),
+      ...(relist.kubeletPostedAt !== undefined ? { kubeletPostedAt: relist.kubeletPostedAt } : {}),
       ...(this.resources ? { resources: this.resources } : {}),
       ...(this.lastStatusAt !== undefined ? { lastStatusAt: this.lastStatusAt } : {}),
       oldConditions: view.conditions,

@@ -44,6 +44,7 @@ export function choosePodSpec(
       hints.podIsTerminal ??= h.podIsTerminal;
       hints.probes ??= h.probes;
       hints.unsupported ??= h.unsupported;
+      hints.evicted ??= h.evicted;
     }
     if (!chosen && p.name === 'apiserver') {
       const pod = p.specFor?.(runtime.uid);
@@ -53,6 +54,16 @@ export function choosePodSpec(
   if (!chosen) {
     for (const s of runtime.sandboxes) {
       const pod = podFromSpecAnnotation(s);
+      if (pod) {
+        chosen = { pod, source: 'annotation' };
+        break;
+      }
+    }
+  }
+  if (!chosen && runtime.sandboxes.length === 0) {
+    // No sandbox yet: the kubelet stand-in's spec, the very JSON it writes as that annotation.
+    for (const p of providers) {
+      const pod = p.name === 'driver' ? p.specFor?.(runtime.uid) : undefined;
       if (pod) {
         chosen = { pod, source: 'annotation' };
         break;
@@ -121,6 +132,7 @@ export function derivePodView(input: PodDeriveInput): PodView {
     backoff: input.backoff,
     now,
     ...(hints.podIsTerminal !== undefined ? { podIsTerminal: hints.podIsTerminal } : {}),
+    ...(hints.evicted ? { evicted: hints.evicted } : {}),
     ...(input.nodeReady ? { nodeReady: input.nodeReady } : {}),
     ...(input.gates ? { gates: input.gates } : {}),
     ...(input.timings ? { timings: input.timings } : {}),

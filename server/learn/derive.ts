@@ -29,8 +29,12 @@ export function moments(initial: ClusterState, events: readonly TimelineEvent[])
   for (const [i, e] of events.entries()) {
     state = reduce(state, e);
     const next = events[i + 1];
-    // The cursor's notion of time is the running maximum (the store's "timeline time").
-    if (next === undefined || next.t > state.t) out.push({ t: state.t, state });
+    // The cursor's notion of time is the running maximum (the store's "timeline time"); events at
+    // the very time of the last moment (the initial one, say) replace it: one moment per time.
+    if (next === undefined || next.t > state.t) {
+      if (out.at(-1)?.t === state.t) out[out.length - 1] = { t: state.t, state };
+      else out.push({ t: state.t, state });
+    }
   }
   return out;
 }

@@ -151,6 +151,7 @@ export async function startClusterRig(options: ClusterRigOptions): Promise<Clust
       await ledger.track('ensureAllowed', driver.ensureAllowed());
       const simControl: SimControl = {
         setCondition: (type, condition) => sim.setCondition(type, condition),
+        setPressure: (pressure) => sim.setPressure(pressure),
         setListener: (mode) =>
           ledger.track(
             'setListener',

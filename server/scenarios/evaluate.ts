@@ -134,19 +134,24 @@ function checkContainer(ctx: EvalContext, e: ContainerExpectation): Check {
 }
 
 function checkNode(ctx: EvalContext, e: NodeExpectation): Check {
-  const expected = `node ${ctx.node}: ${e.node}=${e.status}${e.reason ? ` (${e.reason})` : ''}`;
+  const saying = e.messageContains !== undefined ? ` saying "${e.messageContains}"` : '';
+  const expected = `node ${ctx.node}: ${e.node}=${e.status}${e.reason ? ` (${e.reason})` : ''}${saying}`;
   const c = ctx.state.nodes[ctx.node]?.conditions.find((x) => x.type === e.node);
   const observed = c
-    ? `${e.node}=${c.status}${c.reason ? ` (${c.reason})` : ''}`
+    ? `${e.node}=${c.status}${c.reason ? ` (${c.reason})` : ''}${e.messageContains !== undefined ? `: ${c.message ?? ''}` : ''}`
     : `${e.node} absent`;
   const ok =
-    c !== undefined && c.status === e.status && (e.reason === undefined || c.reason === e.reason);
+    c !== undefined &&
+    c.status === e.status &&
+    (e.reason === undefined || c.reason === e.reason) &&
+    (e.messageContains === undefined || (c.message ?? '').includes(e.messageContains));
   return { ok, expected, observed };
 }
 
 function checkPod(ctx: EvalContext, e: PodExpectation): Check {
   const parts: string[] = [];
   if (e.phase) parts.push(e.phase);
+  if (e.statusReason) parts.push(`reason ${e.statusReason}`);
   if (e.condition)
     parts.push(`${e.condition}=${e.status ?? 'True'}${e.reason ? ` (${e.reason})` : ''}`);
   if (e.deleting !== undefined) parts.push(e.deleting ? 'being deleted' : 'not being deleted');
@@ -158,6 +163,10 @@ function checkPod(ctx: EvalContext, e: PodExpectation): Check {
   const observedParts = [pod.status.phase ?? 'no phase'];
   let ok = e.gone !== true;
   if (e.phase && pod.status.phase !== e.phase) ok = false;
+  if (e.statusReason) {
+    observedParts.push(pod.status.reason ? `reason ${pod.status.reason}` : 'no reason');
+    if (pod.status.reason !== e.statusReason) ok = false;
+  }
   if (e.condition) {
     const c = pod.status.conditions?.find((x) => x.type === e.condition);
     observedParts.push(describeCondition(c, e.condition));

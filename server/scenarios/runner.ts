@@ -13,6 +13,7 @@ import type { DriverClock } from '@/server/driver/clock';
 import { clockDelay, raceClock } from '@/server/driver/kill';
 import type { SimCondition } from '@/server/sim';
 import { check, type Check, type EvalContext } from './evaluate';
+import { startTaintEviction } from './taint-eviction';
 import { needsSimulator, parseDuration, type FaultKind, type Scenario, type Step } from './schema';
 
 /** What the runner needs of the driver (server/driver's Driver). */
@@ -24,12 +25,20 @@ export interface ScenarioDriver {
     putConfigMap(namespace: string, name: string, data: Readonly<Record<string, string>>): void;
   };
   resyncAll(): void;
+  /** The API server deleted the pod (the taint-eviction controller); taint-eviction.ts. */
+  evict?(uid: string): void;
+  /** Cuts or heals the kubelet's connection to the API server (the `partition` fault). */
+  partition?(on: boolean): void;
+  /** The pods it runs now (an evicted pod may be gone before the scenario ends). */
+  pods?(): readonly { uid: string }[];
 }
 
 /** The simulator's fault controls (a SimNode has them). */
 export interface SimControl {
   setCondition(type: 'RuntimeReady' | 'NetworkReady', condition: SimCondition): void;
   setListener(mode: 'grpc' | 'hang' | 'down'): Promise<void>;
+  /** Node usage outside the pods (the `memoryPressure` fault). */
+  setPressure?(pressure: { memoryBytes?: number }): void;
 }
 
 export interface RunOptions {
@@ -106,6 +115,9 @@ export async function runScenario(
   const deletionErrors: string[] = [];
   const start = clock.now();
 
+  // The control plane's part: pods whose toleration of the node's NoExecute taint ran out go.
+  const eviction = startTaintEviction({ driver, clock, observe: options.observe });
+
   const ctxAt = (state: ClusterState): EvalContext => ({
     state,
     node: driver.node,
@@ -144,7 +156,7 @@ export async function runScenario(
       }
       case 'fault':
         if (!options.simControl) throw new ScenarioError('fault steps need the simulator');
-        await applyFault(options.simControl, step.fault);
+        await applyFault(options.simControl, step.fault, driver);
         return;
       case 'createConfigMap':
         driver.configs.putConfigMap(step.namespace, step.name, step.data);
@@ -236,6 +248,7 @@ export async function runScenario(
     options.onStepDone?.(result);
   }
 
+  eviction.stop();
   const cleanup = await cleanUp(options, uids, deletions);
   return {
     id: scenario.id,
@@ -251,8 +264,19 @@ const CONDITIONS: Record<'RuntimeReady' | 'NetworkReady', SimCondition> = {
   NetworkReady: { status: true, reason: '', message: '' },
 };
 
-export async function applyFault(sim: SimControl, fault: FaultKind): Promise<void> {
+/** What the `memoryPressure` fault takes outside the pods (schema.ts). */
+export const MEMORY_PRESSURE_BYTES = 4 * 2 ** 30;
+
+export async function applyFault(
+  sim: SimControl,
+  fault: FaultKind,
+  driver?: Pick<ScenarioDriver, 'partition'>,
+): Promise<void> {
   switch (fault) {
+    case 'partition':
+      if (!driver?.partition) throw new ScenarioError('a partition needs the kubelet stand-in');
+      driver.partition(true);
+      return;
     case 'runtimeNotReady':
       sim.setCondition('RuntimeReady', {
         status: false,
@@ -267,6 +291,10 @@ export async function applyFault(sim: SimControl, fault: FaultKind): Promise<voi
         message: 'Network plugin returns error: cni plugin not initialized',
       });
       return;
+    case 'memoryPressure':
+      if (!sim.setPressure) throw new ScenarioError('memory pressure needs the simulator');
+      sim.setPressure({ memoryBytes: MEMORY_PRESSURE_BYTES });
+      return;
     case 'stopAnswering':
       await sim.setListener('hang');
       return;
@@ -274,6 +302,8 @@ export async function applyFault(sim: SimControl, fault: FaultKind): Promise<voi
       await sim.setListener('down');
       return;
     case 'recover':
+      driver?.partition?.(false);
+      sim.setPressure?.({ memoryBytes: 0 });
       sim.setCondition('RuntimeReady', CONDITIONS.RuntimeReady);
       sim.setCondition('NetworkReady', CONDITIONS.NetworkReady);
       await sim.setListener('grpc');
@@ -290,13 +320,18 @@ async function cleanUp(
   const problems: string[] = [];
   if (options.simControl) {
     try {
-      await applyFault(options.simControl, 'recover');
+      await applyFault(options.simControl, 'recover', options.driver);
     } catch (err) {
       problems.push(`clearing faults: ${errorText(err)}`);
     }
   }
   if (!options.keep) {
+    const present = options.driver.pods
+      ? new Set(options.driver.pods().map((p) => p.uid))
+      : undefined;
     for (const [ref, uid] of uids) {
+      // Deleted by the control plane (a taint eviction) and already gone.
+      if (present && !present.has(uid)) continue;
       deletions.push(
         options.driver.delete(uid, { gracePeriodSeconds: 0 }).catch((err: unknown) => {
           problems.push(`deleting ${ref}: ${errorText(err)}`);

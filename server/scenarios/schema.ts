@@ -89,12 +89,16 @@ export const NodeExpectation = z.strictObject({
   node: z.enum(['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure', 'NetworkUnavailable']),
   status: ConditionStatus,
   reason: z.string().optional(),
+  /** Text the condition's message contains (`container runtime is down`, `PLEG is not healthy`). */
+  messageContains: z.string().min(1).optional(),
 });
 
 /** What a pod should show: phase, a condition, deletion, eviction, or being gone. */
 export const PodExpectation = z.strictObject({
   pod: PodRef,
   phase: z.enum(['Pending', 'Running', 'Succeeded', 'Failed']).optional(),
+  /** The pod's status.reason (`Evicted`, `DeadlineExceeded`). */
+  statusReason: z.string().min(1).optional(),
   condition: z
     .enum(['PodScheduled', 'PodReadyToStartContainers', 'Initialized', 'ContainersReady', 'Ready'])
     .optional(),
@@ -127,6 +131,16 @@ export const FaultKind = z.enum([
   'stopAnswering',
   /** The runtime's socket goes away (containers keep running, as with containerd). */
   'runtimeDown',
+  /**
+   * The kubelet is cut off from the API server (a network partition): no status or Lease gets
+   * out, no deletion gets in; the runtime and the containers are fine.
+   */
+  'partition',
+  /**
+   * Something outside the pods (a host daemon, the kernel) takes 4 GiB more of the node's memory:
+   * memory.available falls under the kubelet's hard threshold on the simulator's 8 GiB node.
+   */
+  'memoryPressure',
   /** Everything back to normal. */
   'recover',
 ]);
