@@ -102,11 +102,31 @@ export const QUESTIONS: Readonly<Record<string, Readonly<Record<string, Question
     notReady: state(0),
     recover: entity(1),
   },
+  'cni-not-ready': {
+    notReady: state(0),
+    stuck: entity(0),
+    hostNetwork: state(0),
+    recover: state(1),
+  },
+  'runtime-hung': {
+    apply: state(0),
+    down: state(0),
+    pleg: state(1),
+    evicted: entity(1),
+    back: state(0),
+  },
+  'memory-pressure': {
+    pressure: state(1),
+    evictBestEffort: entity(0),
+    evictBurstable: state(2),
+    relieved: state(1, 'pod'),
+  },
   'node-lost': {
     apply: state(0),
     silent: state(0),
+    phaseUnknown: state(0, 'pod'),
     evictionDue: entity(0),
-    back: state(1),
+    back: entity(1),
   },
 };
 

@@ -41,7 +41,13 @@ describe('scenario library', () => {
     const simOnly = loadLibrary()
       .filter(needsSimulator)
       .map((s) => s.id);
-    expect(simOnly.sort()).toEqual(['node-lost', 'runtime-not-ready']);
+    expect(simOnly.sort()).toEqual([
+      'cni-not-ready',
+      'memory-pressure',
+      'node-lost',
+      'runtime-hung',
+      'runtime-not-ready',
+    ]);
   });
 
   it('has every message id it uses in both locales', () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../main';
 import { loadLibrary } from '@/server/scenarios/library';
+import { needsSimulator } from '@/server/scenarios/schema';
 
 function capture() {
   const out: string[] = [];
@@ -23,9 +24,9 @@ describe('podscope scenario', () => {
     const io = capture();
     expect(await main(['scenario', 'list'])).toBe(0);
     const lines = io.out().trim().split('\n');
-    // One line per scenario in the library (17 since the StartError walkthrough).
+    // One line per scenario in the library (20 since the CNI, hung-runtime and memory-pressure walkthroughs).
     expect(lines.length).toBe(loadLibrary().length);
-    expect(lines.length).toBeGreaterThanOrEqual(17);
+    expect(lines.length).toBeGreaterThanOrEqual(20);
     expect(lines[0]).toMatch(/^crashloop\s+CrashLoopBackOff: a container that keeps crashing$/);
   });
 
@@ -39,7 +40,13 @@ describe('podscope scenario', () => {
         .filter((s) => s.simulatorOnly)
         .map((s) => s.id)
         .sort(),
-    ).toEqual(['node-lost', 'runtime-not-ready']);
+    ).toEqual(
+      loadLibrary()
+        .filter(needsSimulator)
+        .map((s) => s.id)
+        .sort(),
+    );
+    expect(list.filter((s) => s.simulatorOnly).length).toBeGreaterThanOrEqual(4);
   });
 
   it.each([

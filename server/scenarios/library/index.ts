@@ -3,6 +3,7 @@
  * them (easiest first). Static imports keep the files in any bundle; each is validated by the
  * schema when the library is first read.
  */
+import cniNotReady from './cni-not-ready.json';
 import configError from './config-error.json';
 import crashloop from './crashloop.json';
 import gracefulTermination from './graceful-termination.json';
@@ -12,10 +13,12 @@ import jobFails from './job-fails.json';
 import jobSucceeds from './job-succeeds.json';
 import lifecycleHooks from './lifecycle-hooks.json';
 import livenessProbe from './liveness-probe.json';
+import memoryPressure from './memory-pressure.json';
 import nodeLost from './node-lost.json';
 import oomkilled from './oomkilled.json';
 import readinessProbe from './readiness-probe.json';
 import restartPolicies from './restart-policies.json';
+import runtimeHung from './runtime-hung.json';
 import runtimeNotReady from './runtime-not-ready.json';
 import sidecar from './sidecar.json';
 import startError from './start-error.json';
@@ -39,5 +42,8 @@ export const RAW_SCENARIOS: ReadonlyArray<readonly [string, unknown]> = [
   ['lifecycle-hooks', lifecycleHooks],
   ['graceful-termination', gracefulTermination],
   ['runtime-not-ready', runtimeNotReady],
+  ['cni-not-ready', cniNotReady],
+  ['memory-pressure', memoryPressure],
   ['node-lost', nodeLost],
+  ['runtime-hung', runtimeHung],
 ];
