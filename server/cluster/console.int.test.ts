@@ -232,3 +232,34 @@ describe('console replicas in cluster mode', () => {
     expect(browser.snapshots.length).toBeGreaterThanOrEqual(3);
   });
 });
+
+describe('two agents claiming one node name', () => {
+  it('is shown on the node, sent to watchers as a fresh snapshot, and cleared when one stops', async () => {
+    const cluster = `dup${++n}`;
+    const db = await pgi.createDatabase(cluster);
+    const a = await replica(cluster, db, 1_500);
+    const bus = await publisher(cluster);
+    const agents = fleet(bus, cluster, ['n1']);
+    await agents.add();
+    const intruder = newEpoch();
+    let both = true;
+    // One after the other: KV keeps one value per key, so a watcher can miss the first of two
+    // puts landing together (real agents heartbeat seconds apart).
+    const beat = setInterval(() => {
+      void agents
+        .heartbeat('n1')
+        .then(() => (both ? bus.putHeartbeat(heartbeatOf(cluster, 'n1', intruder, 0)) : 0));
+    }, 200);
+    cleanup.push(() => Promise.resolve(clearInterval(beat)));
+    const browser = new WatchClient(a.url);
+    const c = await browser.connect();
+    const error = () => browser.state?.nodes.n1?.health.lastError ?? '';
+    await browser.read(c, () => /2 agents claim the node name n1/.test(error()), 15_000);
+    expect(error()).toContain(intruder);
+    const caller = createCaller(testContext({ engine: a.source }));
+    expect((await caller.nodes.list())[0]?.lastError).toMatch(/2 agents claim/);
+    both = false; // the second agent stops: after the grace period only one run is heard
+    await browser.read(c, () => !/agents claim/.test(error()), 15_000);
+    c.close();
+  });
+});

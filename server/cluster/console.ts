@@ -197,12 +197,13 @@ export class ClusterSource implements EngineApi {
     return s === 0 ? 0 : positionOf(s);
   }
 
+  /** What the judged state depends on besides events: nodes out of contact, name conflicts. */
   private contactKey(): string {
-    const nodes = this.view.snapshot(this.clock()).nodes;
-    return Object.keys(nodes)
-      .filter((n) => nodes[n]?.health.connected === false)
-      .sort()
-      .join('\n');
+    const now = this.clock();
+    const nodes = this.view.snapshot(now).nodes;
+    const lost = Object.keys(nodes).filter((n) => nodes[n]?.health.connected === false);
+    const claimed = this.view.conflicts(now).map((c) => `${c.node}×${c.instances.length}`);
+    return [...lost.sort(), '|', ...claimed.sort()].join('\n');
   }
 
   private rejudge(): void {
@@ -225,9 +226,31 @@ export class ClusterSource implements EngineApi {
     });
   }
 
+  /**
+   * The state now: node contact judged by heartbeat age, and a node name claimed by two agent
+   * runs shown on that node (its health's lastError names both), never merged.
+   */
   snapshot(): ClusterState {
-    const state = this.view.snapshot(this.clock());
-    return { ...state, seq: Math.max(state.seq, this.position()) };
+    const now = this.clock();
+    const state = this.view.snapshot(now);
+    let nodes = state.nodes;
+    for (const c of this.view.conflicts(now)) {
+      const view = nodes[c.node];
+      if (!view) continue;
+      const who = c.instances.map((i) => `${i.host}/${i.pid} (${i.endpoint}, epoch ${i.epoch})`);
+      nodes = {
+        ...nodes,
+        [c.node]: {
+          ...view,
+          health: {
+            ...view.health,
+            lastError: `${c.instances.length} agents claim the node name ${c.node}: ${who.join('; ')}`,
+            lastErrorAt: Math.max(...c.instances.map((i) => i.heardAt)),
+          },
+        },
+      };
+    }
+    return { ...state, nodes, seq: Math.max(state.seq, this.position()) };
   }
 
   subscribe(signal?: AbortSignal): Subscription {
@@ -331,8 +354,7 @@ export class ClusterSource implements EngineApi {
   }
 
   nodes(): NodeSummary[] {
-    const now = this.clock();
-    const state = this.view.snapshot(now);
+    const state = this.snapshot();
     return Object.values(state.nodes)
       .map((n): NodeSummary => {
         const hb = this.view.track(n.name)?.heartbeat;
