@@ -26,6 +26,7 @@ const TOKENS = {
   alice: `alice-token-${process.pid}`,
   bob: `bob-token-${process.pid}`,
   mallory: `mallory-token-${process.pid}`,
+  prometheus: `prometheus-token-${process.pid}`,
 };
 const bearer = (who: keyof typeof TOKENS) => ({ authorization: `Bearer ${TOKENS[who]}` });
 
@@ -42,6 +43,15 @@ test.beforeAll(async () => {
   api.addUser(TOKENS.alice, { username: 'alice', uid: 'u-alice', groups: ['ops'] });
   api.addUser(TOKENS.bob, { username: 'bob', groups: ['shop-devs'] });
   api.addUser(TOKENS.mallory, { username: 'mallory', groups: [] });
+  api.addUser(TOKENS.prometheus, {
+    username: 'system:serviceaccount:monitoring:prometheus',
+    groups: ['system:serviceaccounts'],
+  });
+  api.grant('system:serviceaccount:monitoring:prometheus', {
+    verbs: ['get'],
+    resources: [],
+    nonResourceURLs: ['/metrics'],
+  });
   api.grant('group:ops', { verbs: ['get', 'list', 'watch'], resources: ['pods'] });
   api.grant('group:ops', { verbs: ['update'], resources: ['consoles'], group: 'podscope.io' });
   api.grant('group:shop-devs', { verbs: ['get'], resources: ['pods'], namespace: 'shop' });
@@ -292,6 +302,15 @@ test('denied: mallory is who the API server says, with no RBAC — refused at si
     expect(res.body).not.toContain('shop');
   }
   expect((await signIn('a-token-nobody-issued')).status).toBe(401);
+});
+
+test('/metrics: only for an identity granted get on the non-resource URL /metrics', async () => {
+  const scraped = await get('/metrics', bearer('prometheus'));
+  expect(scraped.status).toBe(200);
+  expect(scraped.body).toContain('podscope_');
+  const alice = await get('/metrics', bearer('alice'));
+  expect(alice.status).toBe(403);
+  expect(alice.body).toContain('/metrics');
 });
 
 test('untrusted proxy: forwarded identity headers are ignored unless they come from the trusted proxy', async () => {

@@ -14,6 +14,7 @@ import type { NamespacePredicate } from '@/lib/timeline/visibility';
 import type { Identity } from './identity';
 import {
   isKubeReviewUnavailable,
+  METRICS_CHECK,
   MUTATE_CHECK,
   READ_CHECK,
   type KubeReviewer,
@@ -29,6 +30,8 @@ export interface Viewer {
   /** A predicate over namespaces, having asked about each of `namespaces` not decided yet. */
   readable(namespaces: Iterable<string>): Promise<NamespacePredicate>;
   mayMutate(): Promise<boolean>;
+  /** `get` on the non-resource URL /metrics: what a Prometheus' service account is granted. */
+  mayReadMetrics(): Promise<boolean>;
 }
 
 /** Everything, for everyone who got in (token mode, loopback, tests). */
@@ -37,6 +40,7 @@ export const EVERYTHING: Viewer = {
   seesAll: () => Promise.resolve(true),
   readable: () => Promise.resolve(() => true),
   mayMutate: () => Promise.resolve(true),
+  mayReadMetrics: () => Promise.resolve(true),
 };
 
 /** Nobody: a kubernetes-mode request that carries no identity (it cannot reach here normally). */
@@ -45,6 +49,7 @@ export const NOTHING: Viewer = {
   seesAll: () => Promise.resolve(false),
   readable: () => Promise.resolve(() => false),
   mayMutate: () => Promise.resolve(false),
+  mayReadMetrics: () => Promise.resolve(false),
 };
 
 /** The viewer for a request's identity; `reviewer` is set in kubernetes mode only. */
@@ -84,16 +89,23 @@ function userViewer(user: KubeUser, reviewer: KubeReviewer): Viewer {
       return (ns) => decided.get(ns) === true;
     },
     mayMutate: () => ask(reviewer, user, { ...MUTATE_CHECK }),
+    mayReadMetrics: () => ask(reviewer, user, { ...METRICS_CHECK }),
   };
 }
 
 export const MAY_NOT_READ = 'get pods in any namespace this console shows';
 export const MAY_NOT_CHANGE = 'change this console';
+export const MAY_NOT_SCRAPE = 'read /metrics';
+
+const RULES = {
+  [MAY_NOT_READ]: '"get" on pods in a namespace',
+  [MAY_NOT_CHANGE]: '"update" on consoles.podscope.io',
+  [MAY_NOT_SCRAPE]: '"get" on the non-resource URL /metrics',
+} as const;
 
 /** The refusal of a signed-in user RBAC does not allow, naming the permission to ask for. */
-export function forbidden(viewer: Viewer, what: typeof MAY_NOT_READ | typeof MAY_NOT_CHANGE) {
-  const rule =
-    what === MAY_NOT_CHANGE ? '"update" on consoles.podscope.io' : '"get" on pods in a namespace';
+export function forbidden(viewer: Viewer, what: keyof typeof RULES) {
+  const rule = RULES[what];
   return new TRPCError({
     code: 'FORBIDDEN',
     message: `${viewer.name} may not ${what} (Kubernetes RBAC: ask for ${rule})`,

@@ -62,7 +62,10 @@ export interface FakeUser {
 /** What a grant allows: like one RBAC rule, bound cluster-wide or in one namespace. */
 export interface FakeGrant {
   verbs: string[];
+  /** Resources; or, with nonResourceURLs, none. */
   resources: string[];
+  /** Paths such as /metrics (a ClusterRole's nonResourceURLs; `*` suffix matches a prefix). */
+  nonResourceURLs?: string[];
   /** API group; '' (default) is the core group. */
   group?: string;
   /** Absent: every namespace (a ClusterRoleBinding). */
@@ -75,6 +78,14 @@ interface ResourceAttributes {
   group?: string;
   resource?: string;
 }
+
+interface NonResourceAttributes {
+  path?: string;
+  verb?: string;
+}
+
+const pathMatches = (pattern: string, path: string) =>
+  pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : pattern === path;
 
 interface Watcher {
   resource: Resource;
@@ -254,6 +265,17 @@ export class FakeApiServer {
     );
   }
 
+  /** RBAC's answer for a non-resource request (a path such as /metrics). */
+  allowedPath(user: FakeUser, attrs: NonResourceAttributes): boolean {
+    const subjects = new Set([user.username, ...(user.groups ?? []).map((g) => `group:${g}`)]);
+    return this.grants.some(
+      ({ subject, grant }) =>
+        subjects.has(subject) &&
+        grant.verbs.includes(attrs.verb ?? '') &&
+        (grant.nonResourceURLs ?? []).some((u) => pathMatches(u, attrs.path ?? '')),
+    );
+  }
+
   /** A kubeconfig for this server, the way a real cluster's would look. */
   kubeconfig(): Record<string, unknown> {
     const cluster: Record<string, unknown> = { server: this.url };
@@ -374,17 +396,22 @@ export class FakeApiServer {
       user?: string;
       groups?: string[];
       resourceAttributes?: ResourceAttributes;
+      nonResourceAttributes?: NonResourceAttributes;
     };
-    if (!spec.user || !spec.resourceAttributes) {
+    if (!spec.user || !(spec.resourceAttributes ?? spec.nonResourceAttributes)) {
       return reply(
         400,
-        status(400, 'BadRequest', 'spec.user and spec.resourceAttributes are required'),
+        status(
+          400,
+          'BadRequest',
+          'spec.user and spec.resourceAttributes or spec.nonResourceAttributes are required',
+        ),
       );
     }
-    const allowed = this.allowed(
-      { username: spec.user, groups: spec.groups ?? [] },
-      spec.resourceAttributes,
-    );
+    const who = { username: spec.user, groups: spec.groups ?? [] };
+    const allowed = spec.resourceAttributes
+      ? this.allowed(who, spec.resourceAttributes)
+      : this.allowedPath(who, spec.nonResourceAttributes ?? {});
     reply(201, {
       ...body,
       status: allowed

@@ -29,6 +29,7 @@ beforeAll(async () => {
   api.grant('group:ops', { verbs: ['get'], resources: ['pods'] });
   api.grant('group:ops', { verbs: ['update'], resources: ['consoles'], group: 'podscope.io' });
   api.grant('group:shop-devs', { verbs: ['get'], resources: ['pods'], namespace: 'shop' });
+  api.grant('group:scrapers', { verbs: ['get'], resources: [], nonResourceURLs: ['/metrics'] });
   const config = loadConfig({
     PODSCOPE_AUTH: 'kubernetes',
     PODSCOPE_KUBECONFIG: '/unused',
@@ -168,6 +169,17 @@ describe('the viewer of a signed-in user', () => {
     const can = await bob.readable(['shop', 'kube-system', 'media']);
     expect(['shop', 'kube-system', 'media'].filter(can)).toEqual(['shop']);
     expect(await bob.mayMutate()).toBe(false);
+    expect(await bob.mayReadMetrics()).toBe(false);
+    const prometheus = viewerFor(
+      {
+        kind: 'user',
+        via: 'bearer',
+        user: { username: 'prom', groups: ['scrapers'], via: 'token' },
+      },
+      kube.reviewer,
+    );
+    expect(await prometheus.mayReadMetrics()).toBe(true);
+    expect(await prometheus.seesAll()).toBe(false);
     // Token mode identities see everything; no identity in kubernetes mode sees nothing.
     expect(await viewerFor({ kind: 'token', via: 'bearer' }).seesAll()).toBe(true);
     expect(await viewerFor(undefined, kube.reviewer).seesAll()).toBe(false);

@@ -13,6 +13,7 @@ import {
   AuthenticationV1Api,
   AuthorizationV1Api,
   type KubeConfig,
+  type V1NonResourceAttributes,
   type V1ResourceAttributes,
 } from '@kubernetes/client-node';
 
@@ -24,14 +25,20 @@ export interface KubeUser {
   via: 'token' | 'proxy';
 }
 
-export interface ResourceCheck {
-  verb: string;
-  resource: string;
-  /** '' = the core group. */
-  group: string;
-  /** '' or absent = every namespace (a cluster-wide permission). */
-  namespace?: string;
-}
+export type ResourceCheck =
+  | {
+      verb: string;
+      resource: string;
+      /** '' = the core group. */
+      group: string;
+      /** '' or absent = every namespace (a cluster-wide permission). */
+      namespace?: string;
+    }
+  /** A non-resource URL (RBAC nonResourceURLs), as the cluster's own components check /metrics. */
+  | { verb: string; path: string };
+
+/** Scraping /metrics = `get` on the non-resource URL /metrics (kube-rbac-proxy's rule). */
+export const METRICS_CHECK = { verb: 'get', path: '/metrics' } as const;
 
 /** Reading a namespace = `get pods` there (issue 14): what the diagram, log, timeline and exports show. */
 export const READ_CHECK = { verb: 'get', resource: 'pods', group: '' } as const;
@@ -161,12 +168,15 @@ export function kubeReviewer(kc: KubeConfig, options: KubeReviewerOptions = {}):
     },
 
     async can(user, check) {
-      const attrs: V1ResourceAttributes = {
-        verb: check.verb,
-        resource: check.resource,
-        group: check.group,
-        namespace: check.namespace ?? '',
-      };
+      const attrs: V1ResourceAttributes | V1NonResourceAttributes =
+        'path' in check
+          ? { verb: check.verb, path: check.path }
+          : {
+              verb: check.verb,
+              resource: check.resource,
+              group: check.group,
+              namespace: check.namespace ?? '',
+            };
       const key = JSON.stringify([user.username, [...user.groups].sort(), attrs]);
       const cached = decisions.get(key);
       if (cached !== undefined) return cached;
@@ -180,7 +190,9 @@ export function kubeReviewer(kc: KubeConfig, options: KubeReviewerOptions = {}):
               user: user.username,
               groups: user.groups,
               ...(user.uid ? { uid: user.uid } : {}),
-              resourceAttributes: attrs,
+              ...('path' in check
+                ? { nonResourceAttributes: attrs }
+                : { resourceAttributes: attrs }),
             },
           },
         });

@@ -14,7 +14,7 @@ export const dynamic = 'force-dynamic';
 export async function POST(req: Request): Promise<Response> {
   return withRequestLog(req, 'timeline import', async () => {
     const podscope = await getRuntime();
-    return asViewer(req, podscope, { mutate: true }, () =>
+    return asViewer(req, podscope, 'mutate', () =>
       handleImport(podscope.timelines, req, importGate()),
     );
   });

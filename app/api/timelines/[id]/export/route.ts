@@ -19,7 +19,7 @@ export async function GET(
   return withRequestLog(req, 'timeline export', async () => {
     const podscope = await getRuntime();
     const { timelines } = podscope;
-    return asViewer(req, podscope, {}, async (viewer) => {
+    return asViewer(req, podscope, 'read', async (viewer) => {
       const url = new URL(req.url);
       if ((await viewer.seesAll()) || !/^[A-Za-z0-9_-]{1,64}$/.test(id) || !timelines.exists(id))
         return handleExport(timelines, id, url);
