@@ -254,11 +254,8 @@ export class FakeApiServer {
 
   /** RBAC's answer for a user and a request's attributes (no namespace = every namespace). */
   allowed(user: FakeUser, attrs: ResourceAttributes): boolean {
-    const subjects = new Set([user.username, ...(user.groups ?? []).map((g) => `group:${g}`)]);
-    return this.grants.some(
-      ({ subject, grant }) =>
-        subjects.has(subject) &&
-        grant.verbs.includes(attrs.verb ?? '') &&
+    return this.grantsOf(user, attrs.verb).some(
+      (grant) =>
         grant.resources.includes(attrs.resource ?? '') &&
         (grant.group ?? '') === (attrs.group ?? '') &&
         (grant.namespace === undefined || grant.namespace === (attrs.namespace ?? '')),
@@ -267,13 +264,17 @@ export class FakeApiServer {
 
   /** RBAC's answer for a non-resource request (a path such as /metrics). */
   allowedPath(user: FakeUser, attrs: NonResourceAttributes): boolean {
-    const subjects = new Set([user.username, ...(user.groups ?? []).map((g) => `group:${g}`)]);
-    return this.grants.some(
-      ({ subject, grant }) =>
-        subjects.has(subject) &&
-        grant.verbs.includes(attrs.verb ?? '') &&
-        (grant.nonResourceURLs ?? []).some((u) => pathMatches(u, attrs.path ?? '')),
+    return this.grantsOf(user, attrs.verb).some((grant) =>
+      (grant.nonResourceURLs ?? []).some((u) => pathMatches(u, attrs.path ?? '')),
     );
+  }
+
+  /** The grants bound to the user or one of their groups that allow `verb`. */
+  private grantsOf(user: FakeUser, verb: string | undefined): FakeGrant[] {
+    const subjects = new Set([user.username, ...(user.groups ?? []).map((g) => `group:${g}`)]);
+    return this.grants
+      .filter(({ subject, grant }) => subjects.has(subject) && grant.verbs.includes(verb ?? ''))
+      .map(({ grant }) => grant);
   }
 
   /** A kubeconfig for this server, the way a real cluster's would look. */
