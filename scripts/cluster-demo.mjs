@@ -2,7 +2,7 @@
 // `npm run cluster:demo [-- --nodes N --ports P1,P2]`: Podscope's cluster shape on this machine —
 // nats-server, PostgreSQL, N simulated nodes running the demo workload, one `podscope agent` per
 // node and two console replicas (test/cluster/stack.ts, the same code the cluster tests use).
-// Ctrl-C stops every process it started, by PID. PostgreSQL runs as the postgres user: needs root.
+// Ctrl-C stops every process it started, by PID. PostgreSQL runs as the postgres user when root.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureBuild, ensureNodeModules, log, root } from './lib/prepare.mjs';

@@ -1,7 +1,8 @@
 /**
  * A real PostgreSQL 15 for the cluster tests: `initdb` into a temporary folder and the server on
- * a random loopback port of this worktree's range, both run as the `postgres` user (PostgreSQL
- * refuses root) by spawning with its uid/gid, so the PID we hold is the postmaster itself.
+ * a random loopback port of this worktree's range, both run — when we are root — as the
+ * `postgres` user (PostgreSQL refuses root) by spawning with its uid/gid, else as ourselves; so
+ * the PID we hold is the postmaster itself.
  * Trust authentication is safe here: it listens on 127.0.0.1 and a private socket folder only.
  * fsync is off (the tests kill processes, not the machine; a killed postmaster loses nothing
  * committed either way).
@@ -30,7 +31,14 @@ export interface PostgresInstance extends Service {
   restart(): Promise<void>;
 }
 
+const isRoot = () => process.getuid?.() === 0;
+
+/**
+ * Who runs initdb and postgres: the `postgres` user when we are root (PostgreSQL refuses to run
+ * as root), else ourselves. The database superuser is called `postgres` either way.
+ */
 function postgresUser(): { uid: number; gid: number } {
+  if (!isRoot()) return { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
   const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
   const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
   return { uid, gid };
@@ -42,10 +50,8 @@ export function postgresMissing(): string | undefined {
   try {
     postgresUser();
   } catch {
-    return 'no `postgres` user (the postgresql package creates it)';
+    return 'running as root, and there is no `postgres` user to run PostgreSQL as (the postgresql package creates it)';
   }
-  if (process.getuid?.() !== 0)
-    return 'the PostgreSQL harness runs initdb as the postgres user, which needs root';
   return undefined;
 }
 
