@@ -2,26 +2,15 @@
  * The drift view and badge rendered to HTML with the real catalogues, in both languages: the
  * stable test hooks, both values, the explanation, the kind filter and the badge's accessible name.
  */
-import { renderToStaticMarkup } from 'react-dom/server';
-import { IntlProvider } from 'use-intl';
 import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
-import { catalogues } from '@/lib/i18n/messages';
 import type { Locale } from '@/lib/i18n/locales';
 import { DriftBadge } from './DriftBadge';
 import { DriftView } from './DriftView';
 import { NODES, T } from './testing/fixtures';
-import { parseHtml } from './testing/html';
+import { renderIntl } from './testing/render';
 
-function render(node: ReactElement, locale: Locale = 'en') {
-  return parseHtml(
-    renderToStaticMarkup(
-      <IntlProvider locale={locale} messages={catalogues[locale]} timeZone="UTC" now={new Date(T)}>
-        {node}
-      </IntlProvider>,
-    ),
-  );
-}
+const render = (node: ReactElement, locale: Locale = 'en') => renderIntl(node, T, locale);
 
 describe('DriftView', () => {
   it('lists each drift with its kind hook, both values and the explanation', () => {

@@ -3,27 +3,16 @@
  * conditions with reason and message, and CPU / memory per pod (node panel) and per container
  * (pod panel), largest memory first, with stable hooks.
  */
-import { renderToStaticMarkup } from 'react-dom/server';
-import { IntlProvider } from 'use-intl';
 import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
-import { catalogues } from '@/lib/i18n/messages';
 import type { Locale } from '@/lib/i18n/locales';
 import type { NodeView, PodView } from '@/lib/timeline/state';
-import { parseHtml } from '@/components/drift/testing/html';
+import { renderIntl } from '@/components/drift/testing/render';
 import { formatCores, NodeResources, PodResources, RuntimeConditions } from './Resources';
 
 const T = Date.UTC(2026, 0, 1, 12, 0, 0);
 const MiB = 2 ** 20;
-function render(node: ReactElement, locale: Locale = 'en') {
-  return parseHtml(
-    renderToStaticMarkup(
-      <IntlProvider locale={locale} messages={catalogues[locale]} timeZone="UTC" now={new Date(T)}>
-        {node}
-      </IntlProvider>,
-    ),
-  );
-}
+const render = (node: ReactElement, locale: Locale = 'en') => renderIntl(node, T, locale);
 const pod = (uid: string, name: string): PodView =>
   ({ uid, name, namespace: 'test', node: 'node-a', status: {} }) as PodView;
 const node: NodeView = {

@@ -51,12 +51,42 @@ function UsageCells({ usage }: { usage: ResourceUsage | undefined }) {
   );
 }
 
-function Sampled({ usage, reference }: { usage: NodeUsage; reference: number }) {
+/** Rows of CPU and memory under one header, then when they were sampled. */
+function UsageTable({
+  first,
+  rows,
+  usage,
+  reference,
+}: {
+  first: string;
+  rows: { key: string; label: string; usage: ResourceUsage; hook: Record<string, string> }[];
+  usage: NodeUsage;
+  reference: number;
+}) {
   const t = useTranslations('ui.panel');
   return (
-    <p className="ps-muted">
-      {t('usageSource')} <RelativeTime t={usage.at} reference={reference} />
-    </p>
+    <>
+      <table className="ps-conditions">
+        <thead>
+          <tr>
+            <th scope="col">{first}</th>
+            <th scope="col">{t('usageCpu')}</th>
+            <th scope="col">{t('usageMemory')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.key} {...r.hook}>
+              <th scope="row">{r.label}</th>
+              <UsageCells usage={r.usage} />
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="ps-muted">
+        {t('usageSource')} <RelativeTime t={usage.at} reference={reference} />
+      </p>
+    </>
   );
 }
 
@@ -66,8 +96,16 @@ export function NodeResources({ node, reference }: { node: NodeView; reference: 
   const usage = node.usage;
   const rows = usage
     ? Object.entries(usage.pods)
-        .map(([uid, u]) => ({ uid, u, pod: own(node.pods, uid) }))
-        .sort((a, b) => (b.u.memoryBytes ?? 0) - (a.u.memoryBytes ?? 0))
+        .sort(([, a], [, b]) => (b.memoryBytes ?? 0) - (a.memoryBytes ?? 0))
+        .map(([uid, u]) => {
+          const pod = own(node.pods, uid);
+          return {
+            key: uid,
+            label: pod ? `${pod.namespace}/${pod.name}` : uid,
+            usage: u,
+            hook: { 'data-usage-pod': uid },
+          };
+        })
     : [];
   return (
     <section className="ps-section" data-usage="node" aria-label={t('resources')}>
@@ -75,26 +113,7 @@ export function NodeResources({ node, reference }: { node: NodeView; reference: 
       {!usage || rows.length === 0 ? (
         <p className="ps-muted">{t('noUsage')}</p>
       ) : (
-        <>
-          <table className="ps-conditions">
-            <thead>
-              <tr>
-                <th scope="col">{t('usagePod')}</th>
-                <th scope="col">{t('usageCpu')}</th>
-                <th scope="col">{t('usageMemory')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map(({ uid, u, pod }) => (
-                <tr key={uid} data-usage-pod={uid}>
-                  <th scope="row">{pod ? `${pod.namespace}/${pod.name}` : uid}</th>
-                  <UsageCells usage={u} />
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Sampled usage={usage} reference={reference} />
-        </>
+        <UsageTable first={t('usagePod')} rows={rows} usage={usage} reference={reference} />
       )}
     </section>
   );
@@ -113,38 +132,26 @@ export function PodResources({
   const t = useTranslations('ui.panel');
   const usage = node.usage;
   const mine = usage ? own(usage.pods, pod.uid) : undefined;
+  const rows = mine
+    ? [
+        ...Object.entries(mine.containers)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([name, u]) => ({
+            key: name,
+            label: name,
+            usage: u,
+            hook: { 'data-usage-container': name },
+          })),
+        { key: '', label: t('usagePodTotal'), usage: mine, hook: { 'data-usage-total': '' } },
+      ]
+    : [];
   return (
     <section className="ps-section" data-usage="pod" aria-label={t('resources')}>
       <h3>{t('resources')}</h3>
       {!usage || !mine ? (
         <p className="ps-muted">{t('noUsage')}</p>
       ) : (
-        <>
-          <table className="ps-conditions">
-            <thead>
-              <tr>
-                <th scope="col">{t('usageContainer')}</th>
-                <th scope="col">{t('usageCpu')}</th>
-                <th scope="col">{t('usageMemory')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {Object.entries(mine.containers)
-                .sort(([a], [b]) => a.localeCompare(b))
-                .map(([name, u]) => (
-                  <tr key={name} data-usage-container={name}>
-                    <th scope="row">{name}</th>
-                    <UsageCells usage={u} />
-                  </tr>
-                ))}
-              <tr data-usage-total="">
-                <th scope="row">{t('usagePodTotal')}</th>
-                <UsageCells usage={mine} />
-              </tr>
-            </tbody>
-          </table>
-          <Sampled usage={usage} reference={reference} />
-        </>
+        <UsageTable first={t('usageContainer')} rows={rows} usage={usage} reference={reference} />
       )}
     </section>
   );
