@@ -3,7 +3,7 @@ import {
   computeUsage,
   memoryUsersText,
   topMemoryPods,
-  usageChanged,
+  usageChange,
   type UsageSample,
 } from './usage';
 
@@ -81,7 +81,7 @@ describe('computeUsage (cri_stats_provider: cores from usage_core_nano_seconds d
   });
 });
 
-describe('usageChanged', () => {
+describe('usageChange', () => {
   const u = (mem: number, cpu?: number) => ({
     at: 0,
     pods: {
@@ -92,15 +92,17 @@ describe('usageChanged', () => {
     },
   });
   it('records a move of memory beyond max(1 MiB, 10 %) or of CPU beyond max(0.01 cores, 10 %)', () => {
-    expect(usageChanged(undefined, u(100 * MiB))).toBe(true);
-    expect(usageChanged(u(100 * MiB), u(105 * MiB))).toBe(false);
-    expect(usageChanged(u(100 * MiB), u(115 * MiB))).toBe(true);
-    expect(usageChanged(u(1 * MiB), u(1.9 * MiB))).toBe(false);
-    expect(usageChanged(u(MiB, 0.5), u(MiB, 0.52))).toBe(false);
-    expect(usageChanged(u(MiB, 0.5), u(MiB, 0.6))).toBe(true);
-    expect(usageChanged(u(MiB, 0.001), u(MiB, 0.008))).toBe(false);
-    expect(usageChanged(u(MiB), u(MiB, 0.5))).toBe(true);
-    expect(usageChanged(u(MiB), { at: 0, pods: {} })).toBe(true);
+    expect(usageChange(undefined, u(100 * MiB))).not.toBe('none');
+    expect(usageChange(u(100 * MiB), u(105 * MiB))).toBe('none');
+    expect(usageChange(u(100 * MiB), u(115 * MiB))).not.toBe('none');
+    expect(usageChange(u(1 * MiB), u(1.9 * MiB))).toBe('none');
+    expect(usageChange(u(MiB, 0.5), u(MiB, 0.52))).toBe('none');
+    expect(usageChange(u(MiB, 0.5), u(MiB, 0.6))).not.toBe('none');
+    expect(usageChange(u(MiB, 0.001), u(MiB, 0.008))).toBe('none');
+    expect(usageChange(u(MiB), u(MiB, 0.5))).not.toBe('none');
+    expect(usageChange(u(MiB), { at: 0, pods: {} })).toBe('shape');
+    expect(usageChange(u(MiB), u(MiB, 0.5))).toBe('shape'); // a CPU figure appeared
+    expect(usageChange(u(100 * MiB), u(115 * MiB))).toBe('moved');
   });
 });
 

@@ -115,21 +115,36 @@ function differs(a: ResourceUsage | undefined, b: ResourceUsage | undefined): bo
   return memory(a.memoryBytes, b.memoryBytes) || cpu(a.cpuCores, b.cpuCores);
 }
 
-/** Whether `next` says something `recorded` does not (pods or containers came or went, or moved). */
-export function usageChanged(recorded: NodeUsage | undefined, next: NodeUsage): boolean {
-  if (!recorded) return true;
+/**
+ * What `next` says that `recorded` does not: `shape` when pods or containers came or went or a
+ * figure appeared or went away, `moved` when a figure moved beyond the thresholds above, else
+ * `none`.
+ */
+export function usageChange(
+  recorded: NodeUsage | undefined,
+  next: NodeUsage,
+): 'none' | 'moved' | 'shape' {
+  if (!recorded) return 'shape';
   const a = Object.keys(recorded.pods);
   const b = Object.keys(next.pods);
-  if (a.length !== b.length) return true;
+  if (a.length !== b.length) return 'shape';
+  let moved = false;
   for (const uid of b) {
     const p = recorded.pods[uid];
     const q = next.pods[uid];
-    if (!p || !q) return true;
+    if (!p || !q) return 'shape';
     const names = Object.keys(q.containers);
-    if (names.length !== Object.keys(p.containers).length) return true;
-    for (const n of names) if (differs(p.containers[n], q.containers[n])) return true;
+    if (names.length !== Object.keys(p.containers).length) return 'shape';
+    for (const n of names) {
+      const x = p.containers[n];
+      const y = q.containers[n];
+      if (!x || !y) return 'shape';
+      if ((x.cpuCores === undefined) !== (y.cpuCores === undefined)) return 'shape';
+      if ((x.memoryBytes === undefined) !== (y.memoryBytes === undefined)) return 'shape';
+      moved ||= differs(x, y);
+    }
   }
-  return false;
+  return moved ? 'moved' : 'none';
 }
 
 /** The pods using the most memory, largest first. */

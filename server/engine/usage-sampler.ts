@@ -2,17 +2,21 @@
  * One node's container resource usage: a ListContainerStats call every `statsMs` (10 s, the
  * kubelet's evictionMonitoringPeriod — how often its eviction manager reads the summary stats),
  * turned into CPU cores and working sets per container and pod (lib/kubelet/usage.ts) and recorded
- * as NodeUpdated { usage } when it moved enough to matter (usageChanged) — a quiet node records
- * nothing.
+ * as NodeUpdated { usage } when pods, containers or figures came or went, and when figures moved
+ * enough to matter (usageChange) — then at most once a minute (RECORD_MOVED_MS), since a busy
+ * node's working sets wander all the time. A quiet node records nothing.
  *
  * Bounded cost: one call per node per period and never two at once; read-only (the call is on the
  * agent's CRI allow-list); a runtime without the call (UNIMPLEMENTED) is asked once, then left
  * alone. Holds state only; the node engine numbers and emits what it returns.
  */
-import { computeUsage, usageChanged, type CpuCursor, type NodeUsage } from '@/lib/kubelet/usage';
+import { computeUsage, usageChange, type CpuCursor, type NodeUsage } from '@/lib/kubelet/usage';
 import type { UnsequencedEvent } from '@/lib/timeline/events';
 import type { LogFn } from '@/server/log';
 import type { RuntimeClient } from './runtime-client';
+
+/** Figures that only moved are recorded at most this often (per node). */
+export const RECORD_MOVED_MS = 60_000;
 
 export class UsageSampler {
   private cursor: CpuCursor = new Map();
@@ -48,7 +52,10 @@ export class UsageSampler {
       this.latest = usage;
       if (this.failing) this.log?.(`${this.node}: ListContainerStats answers again`);
       this.failing = false;
-      if (!usageChanged(recorded(), usage)) return [];
+      const before = recorded();
+      const change = usageChange(before, usage);
+      if (change === 'none') return [];
+      if (change === 'moved' && before && at - before.at < RECORD_MOVED_MS) return [];
       return [{ kind: 'node', type: 'NodeUpdated', node: this.node, t: at, usage }];
     } catch (err) {
       const e = err as { unimplemented?: unknown; message?: unknown };
