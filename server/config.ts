@@ -212,8 +212,8 @@ export const ConfigSchema = z.object({
         .int()
         .min(0)
         .default(DEFAULT_ENGINE_TIMINGS.tolerationSeconds),
-      /** ListContainerStats period (kubelet evictionMonitoringPeriod). */
-      statsMs: ms(KUBELET_DEFAULTS.evictionMonitoringPeriodMs),
+      /** ListContainerStats period (kubelet evictionMonitoringPeriod); 0 turns the stats loop off. */
+      statsMs: z.coerce.number().int().min(0).default(KUBELET_DEFAULTS.evictionMonitoringPeriodMs),
       /** Deadline for each CRI call. */
       criTimeoutMs: ms(10_000),
     })

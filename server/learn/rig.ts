@@ -20,8 +20,13 @@ import { openStore, type TimelineStore } from '@/server/store';
 import { CallLedger, Redialable } from './calls';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
-/** The kubelet's and the node controller's periods (current upstream defaults). */
-export const RECORDING_TIMINGS: EngineTimings = DEFAULT_ENGINE_TIMINGS;
+/**
+ * The engine's periods for recordings: the kubelet's and the node controller's (current upstream
+ * defaults), without the stats loop — it runs on the wall clock, so its first
+ * sample would land at a different virtual moment in every recording (recordings are compared
+ * event for event); walkthroughs do not teach resource usage.
+ */
+export const RECORDING_TIMINGS: EngineTimings = { ...DEFAULT_ENGINE_TIMINGS, statsMs: 0 };
 
 /**
  * Real-time deadlines of CRI calls. A healthy call over a local socket takes a millisecond or
