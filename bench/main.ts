@@ -3,7 +3,7 @@
  * cores with each other), then bench/results/latest.json and a table on stdout.
  *
  *   npm run bench                         # everything (~15–20 min)
- *   npm run bench -- --only relist,store  # some suites: relist, capacity, latency, scale, store, seek, agent
+ *   npm run bench -- --only relist,store  # some suites: relist, capacity, latency, scale, store, seek, agent, cluster
  *   npm run bench -- --quick              # shorter windows and fewer repetitions (a smoke run)
  *   npm run bench -- --profile            # also write CPU profiles next to the results
  *   npm run bench -- --out FILE           # write the JSON elsewhere
@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { buildWarning, ROOT, snapshotBuild } from './lib/server';
 import { benchAgent } from './suites/agent';
 import { benchCapacity } from './suites/capacity';
+import { benchCluster } from './suites/cluster';
 import { benchLatency } from './suites/latency';
 import { benchRelist } from './suites/relist';
 import { benchScale } from './suites/scale';
@@ -38,6 +39,9 @@ export const RESULT_KEYS = [
   'server_rss_mb_at_nodes_held',
   'agent_rss_mb',
   'agent_cpu_pct',
+  'cluster_ingest_events_per_s',
+  'cluster_nodes_held',
+  'replica_failover_gap_ms',
 ] as const;
 export type ResultKey = (typeof RESULT_KEYS)[number];
 
@@ -53,6 +57,8 @@ export const TARGETS: Partial<Record<ResultKey, { max?: number; min?: number }>>
   store_events_per_s: { min: 20_000 },
   agent_rss_mb: { max: 80 },
   agent_cpu_pct: { max: 3 },
+  cluster_ingest_events_per_s: { min: 20_000 },
+  cluster_nodes_held: { min: 5_000 },
 };
 
 const UNITS: Record<ResultKey, string> = {
@@ -71,9 +77,21 @@ const UNITS: Record<ResultKey, string> = {
   server_rss_mb_at_nodes_held: 'MiB',
   agent_rss_mb: 'MiB',
   agent_cpu_pct: '% of a core',
+  cluster_ingest_events_per_s: 'events/s',
+  cluster_nodes_held: 'nodes',
+  replica_failover_gap_ms: 'ms',
 };
 
-const SUITES = ['store', 'relist', 'latency', 'scale', 'capacity', 'seek', 'agent'] as const;
+const SUITES = [
+  'store',
+  'relist',
+  'latency',
+  'scale',
+  'capacity',
+  'seek',
+  'agent',
+  'cluster',
+] as const;
 type Suite = (typeof SUITES)[number];
 
 interface Args {
@@ -158,7 +176,7 @@ export async function main(argv: string[]): Promise<number> {
   };
 
   let appDir: string | undefined;
-  if (['latency', 'scale', 'capacity'].some((s) => args.only.has(s as Suite))) {
+  if (['latency', 'scale', 'capacity', 'cluster'].some((s) => args.only.has(s as Suite))) {
     log('building the console if its sources changed (next build), then copying the build …');
     appDir = snapshotBuild();
   }
@@ -212,6 +230,17 @@ export async function main(argv: string[]): Promise<number> {
 
   repetitions.agent = quick ? 'one 15 s window after 10 s' : 'one 60 s window after 20 s';
   await run('agent', () => benchAgent({ warmupS: quick ? 10 : 20, windowS: quick ? 15 : 60, log }));
+
+  repetitions.cluster = quick
+    ? 'ingest: one 10 s flood; nodes held: 15 s windows at 250, 500, 1,000 nodes; failover: one kill'
+    : 'ingest: one 20 s flood; nodes held: 30 s windows along 1,000 … 10,000 nodes until one is not held; failover: one kill';
+  await run('cluster', () =>
+    benchCluster({
+      log,
+      appDir,
+      ...(quick ? { ingestWindowS: 10, ladder: [250, 500, 1_000], windowS: 15 } : {}),
+    }),
+  );
 
   machine.load_average_at_end = loadavg().map((x) => Math.round(x * 100) / 100);
   const targets = Object.fromEntries(

@@ -100,15 +100,20 @@ export class SimProcess {
     return this.request<Extract<SimReply, { cpuMs: number }>>({ op: 'usage' });
   }
 
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
-    await Promise.race([
-      this.request({ op: 'stop' }).catch(() => undefined),
-      new Promise((r) => setTimeout(r, 5_000)),
-    ]);
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(timer);
+  stop(): Promise<void> {
+    return stopChild(this.child, () => this.request({ op: 'stop' }));
   }
+}
+
+/**
+ * Ends a benchmark child process: asks it to stop (`ask`, given 5 s), then SIGKILL if it has not
+ * exited 5 s later.
+ */
+export async function stopChild(child: ChildProcess, ask: () => Promise<unknown>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await Promise.race([ask().catch(() => undefined), new Promise((r) => setTimeout(r, 5_000))]);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
 }

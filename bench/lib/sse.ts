@@ -172,9 +172,13 @@ function parseFrame(raw: Buffer): SseFrame {
   return frame;
 }
 
-/** The cluster.watch URL of a console, asking for the lean wire as the console's browser does. */
-export function watchUrl(base: string): string {
-  return `${base}/api/trpc/cluster.watch?input=${encodeURIComponent(JSON.stringify({ wire: 1 }))}`;
+/**
+ * The cluster.watch URL of a console, asking for the lean wire as the console's browser does;
+ * with `lastEventId`, resuming after that event (as the tRPC client reconnects).
+ */
+export function watchUrl(base: string, lastEventId?: string): string {
+  const input = lastEventId === undefined ? { wire: 1 } : { wire: 1, lastEventId };
+  return `${base}/api/trpc/cluster.watch?input=${encodeURIComponent(JSON.stringify(input))}`;
 }
 
 /**

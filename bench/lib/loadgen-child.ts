@@ -1,0 +1,197 @@
+/**
+ * The cluster benchmark's load generator: one process publishing to a real NATS JetStream as N
+ * synthetic agents (synthetic-nodes.ts) — first relists, heartbeats every `heartbeatMs`, latest
+ * node state when it changed (at most every 10 s, as the agent does), churn relists — through the
+ * cluster bus (server/cluster/bus.ts), exactly the calls the agent makes. Driven over IPC by
+ * loadgen-process.ts.
+ *
+ *   node --import tsx bench/lib/loadgen-child.ts
+ */
+import { DEFAULT_STATE_MS } from '@/server/agent/config';
+import { openBus, type ClusterBus } from '@/server/cluster/bus';
+import type { BusMessage } from '@/server/cluster/envelope';
+import type { LoadEnvelope, LoadReply, LoadRequest, LoadStats } from './loadgen-protocol';
+import { quantile } from './stats';
+import { recordTemplates, SyntheticNode, type Templates } from './synthetic-nodes';
+
+/** Unacknowledged publishes and KV puts at once (background traffic). */
+const MAX_IN_FLIGHT = 512;
+const TICK_MS = 50;
+
+let bus: ClusterBus | undefined;
+let templates: Templates | undefined;
+let config: Extract<LoadRequest, { op: 'start' }> | undefined;
+const nodes: SyntheticNode[] = [];
+/** Per node: next heartbeat due, next churn due, when its state was last put, seq it was put at. */
+const due: { hb: number; churn: number; stateAt: number; stateSeq: number }[] = [];
+let churnEveryMs = 0;
+let ticker: ReturnType<typeof setInterval> | undefined;
+let inFlight = 0;
+const stats = { messages: 0, events: 0, heartbeats: 0, publishErrors: 0 };
+let lags: number[] = [];
+let lastError = '';
+
+const node = (i: number) => nodes[i] as SyntheticNode;
+
+/** Publishes in order on the one connection (JetStream keeps the order); counts what it acked. */
+function publish(m: BusMessage): Promise<void> {
+  const b = bus as ClusterBus;
+  inFlight++;
+  return b
+    .publish(m, 30_000)
+    .then(() => {
+      stats.messages++;
+      if (m.type === 'events') stats.events += m.events.length;
+    })
+    .catch((err: unknown) => {
+      stats.publishErrors++;
+      lastError = err instanceof Error ? err.message : String(err);
+    })
+    .finally(() => inFlight--);
+}
+
+function put(p: Promise<unknown>, heartbeat: boolean): void {
+  inFlight++;
+  p.then(() => {
+    if (heartbeat) stats.heartbeats++;
+  })
+    .catch((err: unknown) => {
+      stats.publishErrors++;
+      lastError = err instanceof Error ? err.message : String(err);
+    })
+    .finally(() => inFlight--);
+}
+
+/** Heartbeats, states and churn that are due; what is late is measured (the generator's own lag). */
+function tick(): void {
+  const b = bus;
+  if (!b || !config) return;
+  const now = Date.now();
+  for (let i = 0; i < nodes.length; i++) {
+    const d = due[i];
+    if (!d || inFlight >= MAX_IN_FLIGHT) break;
+    const n = node(i);
+    if (now >= d.hb) {
+      lags.push(now - d.hb);
+      put(b.putHeartbeat(n.heartbeat(now)), true);
+      d.hb += config.heartbeatMs;
+      if (n.lastSeq !== d.stateSeq && now - d.stateAt >= DEFAULT_STATE_MS) {
+        d.stateAt = now;
+        d.stateSeq = n.lastSeq;
+        put(b.putState(n.state(now)), false);
+      }
+    }
+    if (churnEveryMs > 0 && now >= d.churn) {
+      lags.push(now - d.churn);
+      for (const m of n.churn(now)) void publish(m);
+      // Exponential gaps: relists that find a change arrive as a Poisson process per node.
+      d.churn += -Math.log(1 - Math.random()) * churnEveryMs;
+    }
+  }
+  if (lags.length > 100_000) lags = lags.slice(-50_000);
+}
+
+async function grow(total: number): Promise<void> {
+  if (!config || !templates) throw new Error('not started');
+  const now = Date.now();
+  const pending: Promise<void>[] = [];
+  for (let i = nodes.length; i < total; i++) {
+    const n = new SyntheticNode(
+      config.cluster,
+      `${config.prefix}-${String(i + 1).padStart(5, '0')}`,
+      templates,
+      i * 7,
+    );
+    nodes.push(n);
+    // Heartbeats spread over the period; a first state once the first relist is out.
+    due.push({
+      hb: now + Math.random() * config.heartbeatMs,
+      churn: now + Math.random() * (churnEveryMs || 1),
+      stateAt: 0,
+      stateSeq: -1,
+    });
+    for (const m of n.initial(Date.now())) pending.push(publish(m));
+    while (inFlight >= MAX_IN_FLIGHT) await new Promise((r) => setTimeout(r, 5));
+  }
+  await Promise.all(pending);
+}
+
+async function flood(ms: number, cap: number): Promise<void> {
+  const end = Date.now() + ms;
+  let i = 0;
+  while (Date.now() < end) {
+    if (inFlight >= cap) {
+      await new Promise((r) => setImmediate(r));
+      continue;
+    }
+    for (const m of node(i % nodes.length).churn(Date.now())) void publish(m);
+    i++;
+  }
+  while (inFlight > 0) await new Promise((r) => setTimeout(r, 5));
+}
+
+function currentStats(): LoadStats {
+  const u = process.cpuUsage();
+  return {
+    nodes: nodes.length,
+    ...stats,
+    selfLagMsP99: lags.length > 0 ? Math.round(quantile(lags, 0.99)) : 0,
+    cpuMs: (u.user + u.system) / 1000,
+    eventsPerChurn: templates?.eventsPerChurn ?? 0,
+    eventsInitial: templates?.eventsInitial ?? 0,
+  };
+}
+
+async function handle(req: LoadRequest): Promise<LoadReply> {
+  switch (req.op) {
+    case 'start':
+      config = req;
+      templates = await recordTemplates({
+        pods: req.pods,
+        containers: req.containers,
+        churnSteps: 60,
+      });
+      bus = await openBus({
+        servers: req.servers,
+        cluster: req.cluster,
+        name: 'podscope-bench-loadgen',
+        log: () => undefined,
+      });
+      ticker = setInterval(tick, TICK_MS);
+      return { ok: true, ...currentStats() };
+    case 'grow':
+      await grow(req.nodes);
+      return { ok: true, ...currentStats() };
+    case 'churn': {
+      churnEveryMs = req.everyMs;
+      const now = Date.now();
+      for (const d of due) d.churn = now + Math.random() * (req.everyMs || 1);
+      lags = [];
+      return { ok: true };
+    }
+    case 'flood':
+      await flood(req.ms, req.inFlight);
+      return { ok: true, ...currentStats() };
+    case 'stats':
+      return stats.publishErrors > 0 && stats.messages === 0
+        ? { ok: false, error: `every publish failed: ${lastError}` }
+        : { ok: true, ...currentStats() };
+    case 'stop':
+      if (ticker) clearInterval(ticker);
+      await bus?.close();
+      setTimeout(() => process.exit(0), 10);
+      return { ok: true };
+  }
+}
+
+process.on('message', (raw: LoadEnvelope<LoadRequest>) => {
+  void Promise.resolve()
+    .then(() => handle(raw.body))
+    .catch((err: unknown) => ({
+      ok: false as const,
+      error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+    }))
+    .then((body) => process.send?.({ id: raw.id, body } satisfies LoadEnvelope<LoadReply>));
+});
+process.on('disconnect', () => process.exit(0));
+process.send?.({ id: 0, body: { ok: true } } satisfies LoadEnvelope<LoadReply>);

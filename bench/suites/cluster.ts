@@ -1,0 +1,305 @@
+/**
+ * cluster_ingest_events_per_s, cluster_nodes_held and replica_failover_gap_ms: the console in
+ * cluster mode (`next start` with PODSCOPE_NATS_URL and PODSCOPE_DATABASE_URL) on a real loopback
+ * nats-server (JetStream) and PostgreSQL 15 (test/cluster/harness), fed by one load-generator
+ * process publishing as N synthetic agents (bench/lib/loadgen-child.ts: real engine events,
+ * heartbeats every 5 s, node states when changed, churn), read by one SSE subscriber
+ * (cluster.watch with the lean wire, as the browser reads it).
+ *
+ * - ingest: 100 nodes of 30 pods × 2 containers; churn relists published as fast as JetStream
+ *   acknowledges them (256 in flight) for the window; the figure is the events published over
+ *   the time until the last of them has reached both the subscriber and PostgreSQL (the writers'
+ *   commit) — the rate the whole path sustains, backlog included.
+ * - nodes held: nodes of 10 pods × 2 containers added along a ladder, each churning once every
+ *   30 s on average (Poisson); a level is held when, over the window, the p99 of (arrival at the
+ *   subscriber − event time) is under 2 s, the generator itself kept its schedule, and the console
+ *   judged every node reachable (no false Ready=Unknown from late heartbeats).
+ * - failover: a second replica; the subscriber follows replica A under churn, A is SIGKILLed, the
+ *   subscriber reconnects to B at once with its last event id; the figure is the time from the
+ *   kill to the first new event from B (none may repeat an id already received).
+ */
+import type { NodeSummary } from '@/server/engine/api';
+import { startNats, startPostgres } from '@/test/cluster/harness';
+import { WireDecoder } from '@/lib/timeline/wire';
+import { ConsoleServer } from '../lib/server';
+import { LoadGenerator } from '../lib/loadgen-process';
+import { SseReader, watchFrame, watchUrl } from '../lib/sse';
+import { quantile, round, sleep } from '../lib/stats';
+import pg from 'pg';
+
+export interface ClusterOptions {
+  appDir?: string | undefined;
+  log?: (line: string) => void;
+  ingestWindowS?: number;
+  ladder?: number[];
+  windowS?: number;
+}
+
+const CLUSTER = 'bench';
+const LAG_P99_MS = 2_000;
+
+/** A cluster.watch subscriber that decodes everything and keeps what the benchmark reads. */
+class Subscriber {
+  reader: SseReader;
+  private readonly decoder = new WireDecoder();
+  events = 0;
+  snapshots = 0;
+  lastId: string | undefined;
+  lags: number[] = [];
+  ids = new Set<string>();
+  repeated = 0;
+  /** Times the server ended the stream because this subscriber fell behind (it then resumes). */
+  resumes = 0;
+  /** Streams that ended otherwise (it reconnects then too), and how. */
+  ended: string[] = [];
+
+  constructor(
+    private readonly base: string,
+    lastEventId?: string,
+  ) {
+    this.reader = new SseReader(watchUrl(base, lastEventId));
+  }
+
+  /** Reads what arrived; returns the number of events in it. */
+  async pump(waitMs: number): Promise<number> {
+    await this.reader.next(waitMs);
+    let n = 0;
+    for (const f of this.reader.take()) {
+      if (f.event === 'serialized-error') {
+        // As the console's tRPC client does: resume from the last event id (from the timeline).
+        if (!/fell behind/.test(f.data ?? '')) throw new Error(`cluster.watch: ${f.data ?? ''}`);
+        this.reader.close();
+        this.reader = new SseReader(watchUrl(this.base, this.lastId));
+        await this.reader.open();
+        this.resumes++;
+        return n;
+      }
+      const w = watchFrame(f, this.decoder);
+      if (f.id) {
+        if (this.ids.has(f.id)) this.repeated++;
+        this.ids.add(f.id);
+        this.lastId = f.id;
+      }
+      if (w.type === 'snapshot') this.snapshots++;
+      for (const e of w.events) this.lags.push(f.at - e.t);
+      n += w.events.length;
+    }
+    this.events += n;
+    if (this.lags.length > 200_000) this.lags = this.lags.slice(-100_000);
+    if (this.reader.done) {
+      // The server closed the stream: reconnect from the last event id, as the tRPC client does.
+      const why = this.reader.error;
+      this.ended.push(why instanceof Error ? why.message : why === undefined ? 'closed' : 'error');
+      if (this.ended.length > 20)
+        throw new Error(`cluster.watch ended ${this.ended.length} times: ${this.ended.join('; ')}`);
+      this.reader = new SseReader(watchUrl(this.base, this.lastId));
+      await this.reader.open();
+    }
+    return n;
+  }
+}
+
+async function pgCount(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const r = await c.query<{ n: string }>('SELECT count(*) AS n FROM cluster_events');
+    return Number(r.rows[0]?.n ?? 0);
+  } finally {
+    await c.end();
+  }
+}
+
+export async function benchCluster(options: ClusterOptions = {}) {
+  const log = options.log ?? (() => undefined);
+  const [nats, pgi] = await Promise.all([startNats(), startPostgres()]);
+  const servers: ConsoleServer[] = [];
+  const gens: LoadGenerator[] = [];
+  try {
+    const dbUrl = await pgi.createDatabase('bench');
+    const env = {
+      PODSCOPE_NATS_URL: nats.url,
+      PODSCOPE_DATABASE_URL: dbUrl,
+      PODSCOPE_CLUSTER: CLUSTER,
+      PODSCOPE_SIM_NODES: '0',
+    };
+    // Synthetic agents: `pods` pods × 2 containers each, heartbeating every 5 s as the agent does.
+    const generator = (prefix: string, pods: number) =>
+      LoadGenerator.start({
+        servers: nats.url,
+        cluster: CLUSTER,
+        prefix,
+        pods,
+        containers: 2,
+        heartbeatMs: 5_000,
+      });
+    const start = async () => {
+      const s = await ConsoleServer.start({
+        ...(options.appDir ? { appDir: options.appDir } : {}),
+        env,
+      });
+      servers.push(s);
+      return s;
+    };
+
+    // ── ingest ──
+    const a = await start();
+    const ingestGen = await generator('ingest', 30);
+    gens.push(ingestGen);
+    const sub = new Subscriber(a.url);
+    await sub.reader.open();
+    while (sub.snapshots === 0) await sub.pump(60_000);
+    const grown = await ingestGen.grow(100);
+    log(`  ingest: 100 nodes published their first relists (${grown.events} events)`);
+    const caughtUp = async (want: number, limitMs: number) => {
+      const t0 = Date.now();
+      while (Date.now() - t0 < limitMs) {
+        await sub.pump(500);
+        if (sub.events >= want && (await pgCount(dbUrl)) >= want) return Date.now();
+      }
+      throw new Error(
+        `the pipeline did not catch up within ${limitMs / 1000} s: subscriber ${sub.events}, PostgreSQL ${await pgCount(dbUrl)}, published ${want}`,
+      );
+    };
+    await caughtUp(grown.events, 300_000);
+    const windowS = options.ingestWindowS ?? 20;
+    const e0 = sub.events;
+    const t0 = Date.now();
+    const flooding = ingestGen.flood(windowS * 1000, 256);
+    while (!(await Promise.race([flooding.then(() => true), sleep(200).then(() => false)])))
+      await sub.pump(0);
+    const flooded = await flooding;
+    const published = flooded.events - grown.events;
+    const t1 = await caughtUp(flooded.events, 300_000);
+    const ingestRate = published / ((t1 - t0) / 1000);
+    log(
+      `  ingest: ${published} events in ${windowS} s published, through to PostgreSQL and the subscriber after ${round((t1 - t0) / 1000, 1)} s: ${Math.round(ingestRate)} events/s`,
+    );
+    const ingestDetails = {
+      nodes: 100,
+      pods_per_node: 30,
+      events_published: published,
+      publish_s: windowS,
+      through_s: round((t1 - t0) / 1000, 1),
+      publish_rate: Math.round(published / windowS),
+      subscriber_events: sub.events - e0,
+      subscriber_resumes: sub.resumes,
+      subscriber_reconnects: sub.ended,
+      generator_cpu_pct: round(((flooded.cpuMs - grown.cpuMs) / (windowS * 1000)) * 100, 1),
+      server_rss_mb: round(a.rssMb(), 0),
+    };
+    sub.reader.close();
+    await ingestGen.stop();
+    gens.length = 0;
+
+    // ── failover (two replicas, the ingest nodes churning) ──
+    const b = await start();
+    const churnGen = await generator('failover', 10);
+    gens.push(churnGen);
+    await churnGen.grow(50);
+    await churnGen.churn(1_000);
+    const onA = new Subscriber(a.url);
+    await onA.reader.open();
+    const until = Date.now() + 10_000;
+    while (Date.now() < until || onA.lastId === undefined) await onA.pump(500);
+    const lastA = onA.lastId;
+    const killedAt = Date.now();
+    a.child.kill('SIGKILL');
+    onA.reader.close();
+    const onB = new Subscriber(b.url, lastA);
+    onB.ids = new Set(onA.ids);
+    await onB.reader.open();
+    let gapMs: number | undefined;
+    while (gapMs === undefined && Date.now() - killedAt < 60_000)
+      if ((await onB.pump(1_000)) > 0) gapMs = Date.now() - killedAt;
+    if (gapMs === undefined) throw new Error('no event from replica B within 60 s of killing A');
+    if (onB.repeated > 0) throw new Error(`replica B repeated ${onB.repeated} event ids`);
+    log(`  failover: first event from replica B ${gapMs} ms after A was killed`);
+    onB.reader.close();
+    await churnGen.stop();
+    gens.length = 0;
+
+    // ── nodes held, on replica B ──
+    const levels: {
+      nodes: number;
+      held: boolean;
+      lag_p50_ms: number;
+      lag_p99_ms: number;
+      unreachable: number;
+      generator_lag_p99_ms: number;
+      events: number;
+      server_cpu_pct: number;
+      server_rss_mb: number;
+    }[] = [];
+    const gen = await generator('held', 10);
+    gens.push(gen);
+    const watcher = new Subscriber(b.url);
+    await watcher.reader.open();
+    while (watcher.snapshots === 0) await watcher.pump(60_000);
+    const levelWindowS = options.windowS ?? 30;
+    let held = 0;
+    for (const n of options.ladder ?? [1_000, 2_500, 5_000, 7_500, 10_000]) {
+      await gen.churn(0);
+      const g = await gen.grow(n);
+      // The new nodes' first relists through to the subscriber before measuring (every event
+      // this generator published arrives on the watcher, which opened before it published).
+      const catchUp = Date.now();
+      while (watcher.events < g.events && Date.now() - catchUp < 600_000) await watcher.pump(1_000);
+      await gen.churn(30_000);
+      watcher.lags = [];
+      const cpu0 = b.cpuMs();
+      const w0 = Date.now();
+      const e0 = watcher.events;
+      while (Date.now() - w0 < levelWindowS * 1000) await watcher.pump(1_000);
+      const list = await b.query<NodeSummary[]>('nodes.list');
+      const stats = await gen.stats();
+      const lagP99 = quantile(watcher.lags, 0.99);
+      const unreachable = list.filter((x) => x.name.startsWith('held-') && !x.connected);
+      const level = {
+        nodes: n,
+        held:
+          watcher.lags.length > 0 &&
+          lagP99 < LAG_P99_MS &&
+          unreachable.length === 0 &&
+          stats.selfLagMsP99 < 500,
+        lag_p50_ms: Math.round(quantile(watcher.lags, 0.5)),
+        lag_p99_ms: Math.round(lagP99),
+        unreachable: unreachable.length,
+        generator_lag_p99_ms: stats.selfLagMsP99,
+        events: watcher.events - e0,
+        server_cpu_pct: round(((b.cpuMs() - cpu0) / (Date.now() - w0)) * 100, 1),
+        server_rss_mb: round(b.rssMb(), 0),
+      };
+      levels.push(level);
+      log(
+        `  ${n} nodes: ${level.held ? 'held' : 'NOT held'} (lag p50 ${level.lag_p50_ms} ms, p99 ${level.lag_p99_ms} ms, ${level.unreachable} judged unreachable, generator late by ${level.generator_lag_p99_ms} ms p99, server ${level.server_cpu_pct} % CPU, RSS ${level.server_rss_mb} MiB)`,
+      );
+      if (!level.held) break;
+      held = n;
+    }
+    watcher.reader.close();
+    return {
+      cluster_ingest_events_per_s: Math.round(ingestRate),
+      cluster_nodes_held: held,
+      replica_failover_gap_ms: gapMs,
+      details: {
+        ingest: ingestDetails,
+        nodes_held: {
+          pods_per_node: 10,
+          containers_per_pod: 2,
+          heartbeat_ms: 5_000,
+          churn_every_ms: 30_000,
+          window_s: levelWindowS,
+          lag_p99_limit_ms: LAG_P99_MS,
+          levels,
+        },
+        failover: { replicas: 2, nodes: 50, churn_every_ms: 1_000 },
+      },
+    };
+  } finally {
+    for (const g of gens) await g.stop().catch(() => undefined);
+    for (const s of servers) await s.stop().catch(() => undefined);
+    await nats.destroy();
+    await pgi.destroy();
+  }
+}
