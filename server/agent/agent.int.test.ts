@@ -5,91 +5,17 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNats, type NatsInstance } from '@/test/cluster/harness';
-import { openBus, type ClusterBus, type Delivered } from '@/server/cluster/bus';
+import { describe, expect, it } from 'vitest';
+import type { ClusterBus, Delivered } from '@/server/cluster/bus';
 import { CriClient } from '@/server/cri/client';
-import { startSimNode, type SimNode } from '@/server/sim';
-import type { RpcName } from '@/server/sim';
-import { createRequest, podSpec, runPodRequest } from '@/server/sim/testing';
-import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
+import { podSpec } from '@/server/sim/testing';
 import { Counter } from '@/server/metrics/registry';
-import { startAgent, type AgentConfig } from './agent';
 import { AGENT_CRI_METHODS, criAllowList } from './cri-allowlist';
+import { agentFixture, quiet } from './testing/fixture';
 
-const IMAGE = 'podscope.local/busybox:1';
 const BIN = fileURLToPath(new URL('../../bin/podscope.mjs', import.meta.url));
-let nats: NatsInstance;
-const cleanup: (() => Promise<unknown>)[] = [];
-const quiet = () => {};
-
-beforeAll(async () => {
-  nats = await startNats();
-});
-afterAll(async () => {
-  for (const c of cleanup.reverse()) await c().catch(() => {});
-  await nats?.destroy();
-});
-
-/** A simulated node whose every received RPC is recorded (server side). */
-async function simNode(name: string) {
-  const node = await startSimNode({ name });
-  cleanup.push(() => node.stop());
-  const calls = new Set<RpcName>();
-  const faults = node.faults as unknown as {
-    latency(rpc: RpcName): number;
-    error(rpc: RpcName): unknown;
-  };
-  const latency = faults.latency.bind(faults);
-  const error = faults.error.bind(faults);
-  faults.latency = (rpc) => (calls.add(rpc), latency(rpc));
-  faults.error = (rpc) => (calls.add(rpc), error(rpc));
-  return { node, calls };
-}
-
-/** A pod with one container running `command`, made in the runtime's model directly. */
-function addPod(node: SimNode, name: string, command: string[]) {
-  const pod = podSpec(name);
-  const sandboxId = node.runtime.runPodSandbox(runPodRequest(pod));
-  const id = node.runtime.createContainer(
-    createRequest(sandboxId, { name: 'main', image: IMAGE, command }, pod),
-  );
-  node.runtime.startContainer(id);
-  return { uid: pod.uid, id };
-}
-
-function config(
-  node: string,
-  endpoint: string,
-  cluster: string,
-  extra: Partial<AgentConfig> = {},
-): AgentConfig {
-  return {
-    node,
-    endpoint,
-    nats: nats.url,
-    cluster,
-    listen: { host: '127.0.0.1', port: 0 },
-    outboxBytes: 16 * 1024 * 1024,
-    heartbeatMs: 200,
-    stateMs: 200,
-    timings: { ...DEFAULT_ENGINE_TIMINGS, relistMs: 200 },
-    criTimeoutMs: 2_000,
-    ...extra,
-  };
-}
-
-async function agent(c: AgentConfig) {
-  const a = await startAgent(c, { log: quiet });
-  cleanup.push(() => a.stop(0));
-  return a;
-}
-
-async function reader(cluster: string) {
-  const bus = await openBus({ servers: nats.url, cluster, log: quiet });
-  cleanup.push(() => bus.close());
-  return bus;
-}
+const fx = agentFixture();
+const { simNode, addPod, config, agent, reader } = fx;
 
 /** Reads the stream from seq 1 until `done` says so. */
 async function readUntil(bus: ClusterBus, done: (all: Delivered[]) => boolean, timeoutMs = 30_000) {
@@ -194,7 +120,7 @@ describe('podscope agent', () => {
       registers: [],
     });
     const client = new CriClient(node.endpoint, { interceptors: [criAllowList(refused, quiet)] });
-    cleanup.push(() => Promise.resolve(client.close()));
+    fx.onCleanup(() => Promise.resolve(client.close()));
     await expect(client.version()).resolves.toBeDefined();
     await expect(client.runPodSandbox(podSpec('evil'))).rejects.toThrow(
       /PERMISSION_DENIED|allow-list/,
@@ -221,7 +147,7 @@ describe('podscope agent', () => {
       '--cri',
       `node-c=${node.endpoint}`,
       '--nats',
-      nats.url,
+      fx.nats.url,
       '--cluster',
       'restart',
       '--listen',
@@ -233,7 +159,7 @@ describe('podscope agent', () => {
     ];
     const run = () => {
       const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-      cleanup.push(() => Promise.resolve(child.kill('SIGKILL')));
+      fx.onCleanup(() => Promise.resolve(child.kill('SIGKILL')));
       return child;
     };
     const first = run();
@@ -296,7 +222,7 @@ describe('NATS outage', () => {
       await readUntil(bus, (ms) => new Set(ms.map((d) => d.message.node)).size === 2);
       await bus.close();
 
-      await nats.stop();
+      await fx.nats.stop();
       // churn on both nodes while the bus is away: short-lived containers
       let i = 0;
       const churn = setInterval(() => {
@@ -313,7 +239,7 @@ describe('NATS outage', () => {
       expect(big.outbox.stats.queuedMessages).toBeGreaterThan(0); // it really buffered
       expect(small.outbox.stats.droppedEvents).toBeGreaterThan(0);
       expect(small.outbox.stats.queuedBytes).toBeLessThanOrEqual(8 * 1024 + 4096);
-      await nats.start();
+      await fx.nats.start();
 
       const after = await reader('outage');
       const all = await readUntil(

@@ -1,63 +1,30 @@
 /** The central view fed by real agents over a real nats-server (simulated runtimes). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNats, type NatsInstance } from '@/test/cluster/harness';
+import { describe, expect, it } from 'vitest';
 import { startAgent, type AgentConfig } from '@/server/agent/agent';
-import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
-import { startSimNode } from '@/server/sim';
-import { createRequest, podSpec, runPodRequest } from '@/server/sim/testing';
+import { agentFixture, quiet } from '@/server/agent/testing/fixture';
 import { openBus } from './bus';
 import { ClusterView, followBus } from './view';
+import { podSpec, runPodRequest } from '@/server/sim/testing';
 
-let nats: NatsInstance;
-const cleanup: (() => Promise<unknown>)[] = [];
-const quiet = () => {};
+const fx = agentFixture();
 const GRACE_MS = 1_500;
 
-beforeAll(async () => {
-  nats = await startNats();
-});
-afterAll(async () => {
-  for (const c of cleanup.reverse()) await c().catch(() => {});
-  await nats?.destroy();
-});
-
+/** A simulated node with one long-running pod. */
 async function sim(name: string) {
-  const node = await startSimNode({ name });
-  cleanup.push(() => node.stop());
-  const pod = podSpec(`${name}-web`);
-  const sandbox = node.runtime.runPodSandbox(runPodRequest(pod));
-  const id = node.runtime.createContainer(
-    createRequest(
-      sandbox,
-      { name: 'main', image: 'podscope.local/busybox:1', command: ['sh', '-c', 'sleep 3600'] },
-      pod,
-    ),
-  );
-  node.runtime.startContainer(id);
-  return { node, uid: pod.uid };
+  const { node } = await fx.simNode(name);
+  const { uid } = fx.addPod(node, `${name}-web`, ['sh', '-c', 'sleep 3600']);
+  return { node, uid };
 }
 
-function agentConfig(node: string, endpoint: string, cluster: string): AgentConfig {
-  return {
-    node,
-    endpoint,
-    nats: nats.url,
-    cluster,
-    listen: { host: '127.0.0.1', port: 0 },
-    outboxBytes: 1 << 20,
-    heartbeatMs: 200,
-    stateMs: 200,
-    timings: { ...DEFAULT_ENGINE_TIMINGS, relistMs: 200 },
-    criTimeoutMs: 2_000,
-  };
-}
+const agentConfig = (node: string, endpoint: string, cluster: string): AgentConfig =>
+  fx.config(node, endpoint, cluster, { outboxBytes: 1 << 20 });
 
 async function view(cluster: string) {
-  const bus = await openBus({ servers: nats.url, cluster, log: quiet });
+  const bus = await openBus({ servers: fx.nats.url, cluster, log: quiet });
   const ac = new AbortController();
   const v = new ClusterView({ graceMs: GRACE_MS, startedAt: Date.now() });
   await followBus(bus, v, { signal: ac.signal });
-  cleanup.push(async () => {
+  fx.onCleanup(async () => {
     ac.abort();
     await bus.close();
   });
@@ -81,7 +48,7 @@ describe('cluster view from real agents', () => {
     const gone = await startAgent(agentConfig('worker-1.example', node.endpoint, 'contact'), {
       log: quiet,
     });
-    cleanup.push(() => gone.stop(0));
+    fx.onCleanup(() => gone.stop(0));
     const v = await view('contact');
     await until(
       'the pod and Ready=True',
@@ -100,7 +67,7 @@ describe('cluster view from real agents', () => {
     const again = await startAgent(agentConfig('worker-1.example', node.endpoint, 'contact'), {
       log: quiet,
     });
-    cleanup.push(() => again.stop(0));
+    fx.onCleanup(() => again.stop(0));
     await until('Ready=True again', () => ready(v, 'worker-1.example')?.status === 'True');
     expect(v.track('worker-1.example')?.epoch).toBe(again.epoch);
     expect(again.epoch).not.toBe(first);
@@ -113,14 +80,14 @@ describe('cluster view from real agents', () => {
     const one = await startAgent(agentConfig('same-name', a.node.endpoint, 'claims'), {
       log: quiet,
     });
-    cleanup.push(() => one.stop(0));
+    fx.onCleanup(() => one.stop(0));
     const v = await view('claims');
     await until('the first agent seen', () => !!v.track('same-name')?.heartbeat);
     expect(v.conflicts(Date.now())).toEqual([]);
     const two = await startAgent(agentConfig('same-name', b.node.endpoint, 'claims'), {
       log: quiet,
     });
-    cleanup.push(() => two.stop(0));
+    fx.onCleanup(() => two.stop(0));
     await until('a conflict', () => v.conflicts(Date.now()).length === 1);
     const [c] = v.conflicts(Date.now());
     expect(c?.node).toBe('same-name');
