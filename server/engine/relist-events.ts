@@ -18,7 +18,10 @@ export const causeOf = (seq: number | undefined) => (seq === undefined ? {} : { 
 
 /**
  * A relist's transitions as numbered CRI events, with each pod's first CRI event (the default
- * cause of what is derived for it) and each container's.
+ * cause of what is derived for it) and each container's: its first event, except that the removal
+ * of an earlier instance (the kubelet's garbage collection of the run before last) gives way to
+ * what happened to the current one — a container that exited while its predecessor was removed
+ * changed state because it exited.
  */
 export function numberTransitions(
   o: RelistOutcome,
@@ -31,6 +34,7 @@ export function numberTransitions(
   const events: CriEvent[] = [];
   const podCause = new Map<string, number>();
   const containerCause = new Map<string, Map<string, number>>();
+  const removed = new Set<number>();
   for (const tr of o.transitions) {
     const e = withSeq(criEvent(o, tr, o.finishedAt), seq());
     events.push(e);
@@ -38,7 +42,10 @@ export function numberTransitions(
     if (tr.container) {
       let m = containerCause.get(tr.podUid);
       if (!m) containerCause.set(tr.podUid, (m = new Map<string, number>()));
-      if (!m.has(tr.container)) m.set(tr.container, e.seq);
+      const first = m.get(tr.container);
+      if (first === undefined || (removed.has(first) && tr.type !== 'ContainerRemoved'))
+        m.set(tr.container, e.seq);
+      if (tr.type === 'ContainerRemoved') removed.add(e.seq);
     }
   }
   return { events, podCause, containerCause };
