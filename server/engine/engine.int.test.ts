@@ -3,79 +3,19 @@
  * Tests call relist() and tick() directly and move the virtual clock; nothing sleeps on wall time
  * except for socket round trips.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ContainerEvent, CriEvent, PodEvent, TimelineEvent } from '@/lib/timeline/events';
 import { reduceAll } from '@/lib/timeline/reducer';
 import { emptyState } from '@/lib/timeline/state';
-import { CriClient } from '@/server/cri/client';
-import { fromSimClock } from '@/server/driver/clock';
-import { Driver } from '@/server/driver/driver';
-import { createClock, startSimNode, type SimClock, type SimNode } from '@/server/sim';
-import { openStore, type TimelineStore } from '@/server/store';
-import { criRuntime } from './cri-runtime';
-import { Engine, type EngineTimings } from './engine';
-import type { NodeWatcher } from './node-watcher';
-import { engineStore } from './store-adapter';
+import type { TimelineStore } from '@/server/store';
+import type { EngineTimings } from './engine';
+import { simEngineRigs } from './testing/sim-rig';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
-const timings: EngineTimings = DEFAULT_ENGINE_TIMINGS;
-
-interface Rig {
-  clock: SimClock;
-  sim: SimNode;
-  driver: Driver;
-  client: CriClient;
-  store: TimelineStore;
-  engine: Engine;
-  watcher: NodeWatcher;
-  /** Moves virtual time in steps, letting the driver act and the engine relist after each. */
-  run(ms: number, step?: number): Promise<void>;
-}
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()?.();
-});
-
-async function rig(over: Partial<EngineTimings> = {}): Promise<Rig> {
-  const clock = createClock({ mode: 'manual' });
-  const sim = await startSimNode({ name: 'node-a', clock, eventsMode: 'unimplemented' });
-  const client = new CriClient(sim.endpoint);
-  const driver = new Driver({
-    client,
-    node: 'node-a',
-    clock: fromSimClock(clock),
-    uidSeed: 'test',
-  });
-  const store = openStore({ path: ':memory:' });
-  const engine = new Engine({
-    store: engineStore(store),
-    timings: { ...timings, ...over },
-    clock,
-    providers: [driver.hints],
-    dial: (e) => criRuntime(e, { timeoutMs: 2000 }),
-    log: () => undefined,
-  });
-  const watcher = engine.addNode('node-a', sim.endpoint, true, false);
-  await watcher.once();
-  cleanups.push(async () => {
-    await engine.stop();
-    await driver.stop();
-    client.close();
-    store.close();
-    await sim.stop();
-  });
-  const run = async (ms: number, step = 500) => {
-    for (let done = 0; done < ms; done += step) {
-      clock.advance(step);
-      await driver.settle();
-      await watcher.relist();
-      engine.tick();
-    }
-  };
-  return { clock, sim, driver, client, store, engine, watcher, run };
-}
+const simRig = simEngineRigs();
+const rig = (over: Partial<EngineTimings> = {}) =>
+  simRig({ engine: { timings: { ...DEFAULT_ENGINE_TIMINGS, ...over } } });
 
 const pod = (
   name: string,

@@ -5,38 +5,18 @@
  * being deleted as the CRI alone shows it, and the node's container back-off (its maximum, the
  * 600 s reset) as the engine infers it.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import type { PodView } from '@/lib/timeline/state';
 import { CriClient } from '@/server/cri/client';
-import { fromSimClock } from '@/server/driver/clock';
-import { Driver, type DriverOptions } from '@/server/driver/driver';
-import { createClock, startSimNode, type SimClock, type SimNode } from '@/server/sim';
-import { openStore, type TimelineStore } from '@/server/store';
-import { criRuntime } from './cri-runtime';
-import { Engine, type EngineOptions } from './engine';
+import type { DriverOptions } from '@/server/driver/driver';
+import type { EngineOptions } from './engine';
 import type { HintProvider } from './hints';
-import type { NodeWatcher } from './node-watcher';
-import { engineStore } from './store-adapter';
-import { DEFAULT_ENGINE_TIMINGS } from './timings';
+import { simEngineRigs, type SimEngineRig } from './testing/sim-rig';
 import { kubeletContainer, kubeletSandbox } from '@/test/contract/scenario';
 
-interface Rig {
-  clock: SimClock;
-  sim: SimNode;
-  driver: Driver;
-  engine: Engine;
-  watcher: NodeWatcher;
-  run(ms: number, step?: number): Promise<void>;
-  pod(uid: string): PodView | undefined;
-}
+const simRig = simEngineRigs();
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()?.();
-});
-
-async function rig(
+function rig(
   over: Partial<EngineOptions> = {},
   extra: HintProvider[] = [],
   opts: {
@@ -44,52 +24,21 @@ async function rig(
     /** The engine learns only the driver's specs: what the kubelet decided it infers itself. */
     specOnly?: boolean;
   } = {},
-): Promise<Rig> {
-  const clock = createClock({ mode: 'manual' });
-  const sim = await startSimNode({ name: 'node-a', clock, eventsMode: 'unimplemented' });
-  const client = new CriClient(sim.endpoint);
-  const driver = new Driver({
-    client,
-    node: 'node-a',
-    clock: fromSimClock(clock),
-    uidSeed: 'fid',
-    ...opts.driver,
+) {
+  return simRig({
+    engine: { detectedIPs: [], ...over },
+    driver: { uidSeed: 'fid', ...opts.driver },
+    providers: (driver) => [
+      ...extra,
+      opts.specOnly
+        ? {
+            name: 'driver',
+            specFor: (uid) => driver.hints.specFor?.(uid),
+            hintsFor: () => undefined,
+          }
+        : driver.hints,
+    ],
   });
-  const specs: HintProvider = {
-    name: 'driver',
-    specFor: (uid) => driver.hints.specFor?.(uid),
-    hintsFor: () => undefined,
-  };
-  const store: TimelineStore = openStore({ path: ':memory:' });
-  const engine = new Engine({
-    store: engineStore(store),
-    timings: DEFAULT_ENGINE_TIMINGS,
-    clock,
-    providers: [...extra, opts.specOnly ? specs : driver.hints],
-    dial: (e) => criRuntime(e, { timeoutMs: 2000 }),
-    log: () => undefined,
-    detectedIPs: [],
-    ...over,
-  });
-  const watcher = engine.addNode('node-a', sim.endpoint, true, false);
-  await watcher.once();
-  cleanups.push(async () => {
-    await engine.stop();
-    await driver.stop();
-    client.close();
-    store.close();
-    await sim.stop();
-  });
-  const run = async (ms: number, step = 500) => {
-    for (let done = 0; done < ms; done += step) {
-      clock.advance(step);
-      await driver.settle();
-      await watcher.relist();
-      engine.tick();
-    }
-  };
-  const pod = (uid: string) => engine.snapshot().nodes['node-a']?.pods[uid];
-  return { clock, sim, driver, engine, watcher, run, pod };
 }
 
 const spec = (name: string, hostNetwork: boolean, command = ['sleep', '3600']): V1Pod => ({
@@ -170,7 +119,7 @@ describe('a pod the kubelet stopped, seen from the CRI only', () => {
   async function stoppedPod(extra: HintProvider[] = []) {
     const r = await rig({}, extra);
     const cri = new CriClient(r.sim.endpoint);
-    cleanups.push(() => cri.close());
+    r.defer(() => cri.close());
     const sb = kubeletSandbox('gone', '/tmp');
     const sid = await cri.runPodSandbox({ ...sb, logDirectory: '' });
     const cid = await cri.createContainer(
@@ -217,7 +166,7 @@ describe('a pod the kubelet stopped, seen from the CRI only', () => {
 
 describe("the node's container back-off, as the engine infers it", () => {
   /** Every CrashLoopBackOff message the engine showed for `app` while running `ms` by `step`. */
-  async function backoffsSeen(r: Rig, uid: string, ms: number, step: number) {
+  async function backoffsSeen(r: SimEngineRig, uid: string, ms: number, step: number) {
     const seen = new Set<string>();
     for (let done = 0; done < ms; done += step) {
       await r.run(step, step);
