@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decode, encode, emptyState, reduce } from '@/lib/timeline';
 import { fastDecode } from './decode';
-import { SyntheticWorkload } from './testing/synthetic';
+import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 
 /** fastDecode must give exactly what the codec's decode gives, Dates included. */
 const TIME_KEYS = [

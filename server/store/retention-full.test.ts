@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PodscopeStoreError } from './errors';
 import { openStore, type TimelineStore } from './store';
-import { SyntheticWorkload } from './testing/synthetic';
+import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 import { tempDir } from './testing/testkit';
 
 /**

@@ -5,7 +5,7 @@ import { emptyState, reduce, type ClusterState, type TimelineEvent } from '@/lib
 import { PodscopeStoreError } from './errors';
 import { EVENTS_PER_BATCH } from './retention';
 import { openStore, type TimelineStore } from './store';
-import { SyntheticWorkload } from './testing/synthetic';
+import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 import { ManualClock, tempDir } from './testing/testkit';
 
 const START = 10_000_000;

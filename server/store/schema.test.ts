@@ -14,7 +14,7 @@ import { PodscopeStoreError } from './errors';
 import { openConnection } from './open';
 import { MIGRATIONS, PODSCOPE_APPLICATION_ID, type Migration } from './schema';
 import { openStore } from './store';
-import { SyntheticWorkload } from './testing/synthetic';
+import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 import { tempDir } from './testing/testkit';
 
 /** This build's schema version, and the one a test migration adds. */

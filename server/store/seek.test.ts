@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyState, reduce, type ClusterState, type TimelineEvent } from '@/lib/timeline';
 import { openStore, type TimelineStore } from './store';
-import { SyntheticWorkload } from './testing/synthetic';
+import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 import { ManualClock, tempDir } from './testing/testkit';
 
 /**

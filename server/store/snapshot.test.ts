@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyState, reduce, type ClusterState } from '@/lib/timeline';
 import { decodeSnapshot, encodeSnapshot } from './snapshot';
-import { SyntheticWorkload } from './testing/synthetic';
+import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 
 function bigState(): ClusterState {
   const workload = new SyntheticWorkload({ seed: 12, nodes: 3, podsPerNode: 8 });

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { emptyState, reduce, type TimelineEvent, type UnsequencedEvent } from '@/lib/timeline';
 import { PodscopeStoreError } from './errors';
 import { openStore } from './store';
-import { SyntheticWorkload } from './testing/synthetic';
+import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 import { tempDir } from './testing/testkit';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { entityId, type TimelineEvent, type UnsequencedEvent } from '@/lib/timeline';
 import { PodscopeStoreError } from './errors';
 import { adaptiveCheckpointDue, openStore, type TimelineStore } from './store';
-import { SyntheticWorkload } from './testing/synthetic';
+import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 import { tempDir } from './testing/testkit';
 
 let tmp: ReturnType<typeof tempDir>;

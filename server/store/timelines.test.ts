@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyState, reduce, type TimelineEvent } from '@/lib/timeline';
 import { PodscopeStoreError } from './errors';
 import { openStore, type TimelineStore } from './store';
-import { SyntheticWorkload } from './testing/synthetic';
+import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 import { ManualClock, tempDir } from './testing/testkit';
 import { LIMITS } from './timelines';
 

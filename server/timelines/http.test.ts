@@ -2,7 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseTimelineBytes, serializeTimelineFile } from '@/lib/timeline/file';
 import { openStore, type TimelineStore } from '@/server/store';
-import { SyntheticWorkload } from '@/server/store/testing/synthetic';
+import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 import { ManualClock, tempDir } from '@/server/store/testing/testkit';
 import { ImportGate } from './gate';
 import { contentDisposition, handleExport, handleImport, readLimited } from './http';

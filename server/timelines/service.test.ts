@@ -19,7 +19,7 @@ import {
   SAVED_TIMELINE_LIMITS,
   type TimelineStore,
 } from '@/server/store';
-import { SyntheticWorkload } from '@/server/store/testing/synthetic';
+import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 import { ManualClock, tempDir } from '@/server/store/testing/testkit';
 import { fileStem, TimelinesService } from './service';
 

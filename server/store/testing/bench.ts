@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import type { UnsequencedEvent } from '@/lib/timeline';
 import { createRandom } from '@/lib/random';
 import { openStore, type TimelineStore } from '../store';
-import { SyntheticWorkload } from './synthetic';
+import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 
 export interface AppendBenchOptions {
   /** Events per run (default 100,000). */

@@ -4,7 +4,7 @@ import { TRPCError } from '@trpc/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serializeTimelineFile } from '@/lib/timeline/file';
 import { openStore, type TimelineStore } from '@/server/store';
-import { SyntheticWorkload } from '@/server/store/testing/synthetic';
+import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 import { ManualClock, tempDir } from '@/server/store/testing/testkit';
 import { TimelinesService } from '@/server/timelines';
 import { createCaller } from '../root';

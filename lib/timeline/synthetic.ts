@@ -1,13 +1,14 @@
 /**
  * A seeded, deterministic stream of realistic timeline events for the store's tests and
- * benchmarks: nodes come up and report conditions, pods are added, their containers are
+ * benchmarks and for the console's 10,000-pod scale view (`syntheticCluster`): nodes come up and report conditions, pods are added, their containers are
  * created, start, crash into back-off and restart, pods are deleted and replaced. Batches look
  * like one relist's output. This is a load generator, not a kubelet model: the values are
  * plausible shapes (V1ContainerStatus, PodView, conditions), not derived by lib/kubelet.
  */
 import type { V1ContainerStatus, V1NodeCondition, V1PodCondition } from '@kubernetes/client-node';
 import type { Explanation } from '@/lib/kubelet/explanation';
-import type { PodView, RestartPolicy, UnsequencedEvent } from '@/lib/timeline';
+import type { TimelineEvent, UnsequencedEvent } from './events';
+import { emptyState, type ClusterState, type PodView, type RestartPolicy } from './state';
 import { createRandom } from '@/lib/random';
 
 export interface WorkloadOptions {
@@ -100,6 +101,52 @@ export class SyntheticWorkload {
     while (out.length < target) {
       if (this.random() < 0.04) this.nodeHeartbeat(this.pick(this.nodeNames), out);
       else this.step(this.pick(this.pods), out);
+    }
+    this.t += this.opts.stepMs;
+    return out;
+  }
+
+  /**
+   * Every node added and every pod added and running, all at once (a large cluster as it looks
+   * when an observer joins it); the ordinary stream of `nextBatch()` continues from there.
+   */
+  startAll(): UnsequencedEvent[] {
+    const out: UnsequencedEvent[] = [];
+    if (!this.started) {
+      this.started = true;
+      for (const node of this.nodeNames) this.nodeAdded(node, out);
+    }
+    for (const pod of this.pods) {
+      if (pod.stage !== 'new') continue;
+      // One event a pod, already running (cheap enough for a 10,000-pod cluster in a browser).
+      const view = this.podView(pod);
+      const at = new Date(this.t);
+      view.status = {
+        ...view.status,
+        phase: 'Running',
+        conditions: [
+          ...(view.status.conditions ?? []),
+          ...['PodReadyToStartContainers', 'Initialized', 'ContainersReady', 'Ready'].map(
+            (type) => ({ type, status: 'True', lastTransitionTime: at }),
+          ),
+        ],
+        containerStatuses: pod.containers.map((c) => this.status(pod, c, 'running')),
+        podIP: `10.244.${pod.generation % 250}.${(this.podCounter % 250) + 2}`,
+        startTime: at,
+      };
+      view.why.phase = why(
+        'phase.running',
+        { running: pod.containers.length },
+        'pkg/kubelet/kubelet_pods.go getPhase',
+      );
+      out.push({
+        ...this.base(pod.node),
+        kind: 'pod',
+        type: 'PodAdded',
+        podUid: pod.uid,
+        pod: view,
+      });
+      pod.stage = 'running';
     }
     this.t += this.opts.stepMs;
     return out;
@@ -311,8 +358,8 @@ export class SyntheticWorkload {
     };
   }
 
-  private podAdded(pod: SimPod, out: UnsequencedEvent[]): void {
-    const view: PodView = {
+  private podView(pod: SimPod): PodView {
+    return {
       uid: pod.uid,
       name: pod.name,
       namespace: 'default',
@@ -345,6 +392,10 @@ export class SyntheticWorkload {
       },
       createdAt: this.t,
     };
+  }
+
+  private podAdded(pod: SimPod, out: UnsequencedEvent[]): void {
+    const view = this.podView(pod);
     out.push({ ...this.base(pod.node), kind: 'pod', type: 'PodAdded', podUid: pod.uid, pod: view });
     out.push({
       ...this.base(pod.node),
@@ -607,4 +658,29 @@ export class SyntheticWorkload {
     next.generation = pod.generation + 1;
     Object.assign(pod, next);
   }
+}
+
+/** A synthetic timeline: the state before it (empty, at its start) and its events, numbered from 1. */
+export interface SyntheticTimeline {
+  initial: ClusterState;
+  events: TimelineEvent[];
+  /** Time of the last event. */
+  end: number;
+}
+
+/**
+ * A large cluster as a timeline (the console's `?source=scale`, the layout's scale tests): every
+ * pod of `nodes × podsPerNode` up at `startT`, then at least `churn` events of the ordinary
+ * stream (crashes into back-off, restarts, pods replaced, pressure flapping).
+ */
+export function syntheticCluster(
+  options: WorkloadOptions & { churn?: number } = {},
+): SyntheticTimeline {
+  const { churn = 0, ...workload } = options;
+  const w = new SyntheticWorkload({ batchMin: 20, batchMax: 60, ...workload });
+  const initial: ClusterState = { ...emptyState(), t: w.now };
+  const batches = [w.startAll(), ...w.batches(churn)];
+  let seq = 0;
+  const events: TimelineEvent[] = batches.flat().map((e) => ({ ...e, seq: ++seq }));
+  return { initial, events, end: events[events.length - 1]?.t ?? initial.t };
 }
