@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { CLIENT_MAX_BATCH } from '@/lib/transport';
 import { KUBELET_DEFAULTS, MAX_CONTAINER_RESTART_PERIOD_RANGE_MS } from '@/lib/kubelet/timings';
+import { DEFAULT_TIMEOUT_MS as DEFAULT_CRI_TIMEOUT_MS } from '@/server/cri/limits';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 import { parseNodeIPs } from '@/server/engine/host-ips';
 import { trustedProxies as trustedProxyList } from '@/server/security/kube/proxy-identity';
@@ -215,9 +216,9 @@ export const ConfigSchema = z.object({
       /** ListContainerStats period (kubelet evictionMonitoringPeriod); 0 turns the stats loop off. */
       statsMs: z.coerce.number().int().min(0).default(KUBELET_DEFAULTS.evictionMonitoringPeriodMs),
       /** Deadline for each CRI call. */
-      criTimeoutMs: ms(10_000),
+      criTimeoutMs: ms(DEFAULT_CRI_TIMEOUT_MS),
     })
-    .default({ ...DEFAULT_ENGINE_TIMINGS, criTimeoutMs: 10_000 }),
+    .default({ ...DEFAULT_ENGINE_TIMINGS, criTimeoutMs: DEFAULT_CRI_TIMEOUT_MS }),
   /** The kubelet's crash-loop back-off maximum (KubeletCrashLoopBackOffMax), for every node and per node. */
   crashLoopBackOff: CrashLoopBackOffSchema,
   /**

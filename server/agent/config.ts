@@ -13,7 +13,7 @@
 import { isLoopback, parseNodeSpec } from '@/server/config';
 import { DEFAULT_CLUSTER, checkClusterName, checkNodeName } from '@/server/cluster/names';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
-import { DEFAULT_TIMEOUT_MS } from '@/server/cri/client';
+import { DEFAULT_TIMEOUT_MS } from '@/server/cri/limits';
 import { UsageError } from '@/server/cli/command';
 import { parse, parseDuration } from '@/server/cli/lib/args';
 import { defaultNodeName, type AgentConfig } from './agent';

@@ -41,6 +41,7 @@ import type { ContainerFilter } from './generated/runtime/v1/ContainerFilter';
 import type { ImageServiceDefinition } from './generated/runtime/v1/ImageService';
 import type { PodSandboxFilter } from './generated/runtime/v1/PodSandboxFilter';
 import type { RuntimeServiceDefinition } from './generated/runtime/v1/RuntimeService';
+import { DEFAULT_TIMEOUT_MS, MAX_MESSAGE_BYTES } from './limits';
 import { criDefinitions } from './proto';
 import { buildCreateContainerRequest, buildRunPodSandboxRequest } from './requests';
 import type {
@@ -57,9 +58,7 @@ import type {
   SandboxStatusResult,
 } from './types';
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
-/** The kubelet's CRI message size limit. */
-export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+export { DEFAULT_TIMEOUT_MS, MAX_MESSAGE_BYTES };
 export const INITIAL_RECONNECT_BACKOFF_MS = 100;
 export const MAX_RECONNECT_BACKOFF_MS = 5_000;
 
