@@ -9,6 +9,7 @@ import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { containersNewestFirst, sandboxesOf } from './records';
 import { ANNOTATIONS, type RuntimePodStatus, type RuntimeSandbox } from './runtime';
 import { finite, isObj, isRecord, str } from './util';
+import { RESTART_POLICIES } from '../timeline/state';
 
 /** Marks a pod whose spec Podscope inferred (the UI shows inferred facts as such). */
 export const INFERRED_ANNOTATION = 'podscope.dev/spec-source';
@@ -18,7 +19,8 @@ export const INFERRED_SIDECAR_ANNOTATION = 'podscope.dev/inferred-sidecars';
 /** Largest annotation Podscope will parse (the API limits all annotations of an object to 256 KiB). */
 export const MAX_SPEC_ANNOTATION_BYTES = 256 * 1024;
 const MAX_CONTAINERS = 256;
-const RESTART_POLICIES = new Set(['Always', 'OnFailure', 'Never']);
+/** The API's restart policies (the one list, lib/timeline/state.ts). */
+const RESTART_POLICY_SET: ReadonlySet<string> = new Set(RESTART_POLICIES);
 
 /**
  * The spec from the CRI alone: regular and init containers from the `io.kubernetes.container.type`
@@ -95,7 +97,7 @@ function validContainer(raw: unknown): V1Container | undefined {
   if (typeof name !== 'string' || name === '' || name.length > 253) return undefined;
   if (
     raw.restartPolicy !== undefined &&
-    !(typeof raw.restartPolicy === 'string' && RESTART_POLICIES.has(raw.restartPolicy))
+    !(typeof raw.restartPolicy === 'string' && RESTART_POLICY_SET.has(raw.restartPolicy))
   ) {
     return undefined;
   }
@@ -143,7 +145,7 @@ export function podFromSpecAnnotation(sandbox: RuntimeSandbox | undefined): V1Po
     if (initContainers.some((c) => all.has(c.name))) return undefined;
     if (
       spec.restartPolicy !== undefined &&
-      !(typeof spec.restartPolicy === 'string' && RESTART_POLICIES.has(spec.restartPolicy))
+      !(typeof spec.restartPolicy === 'string' && RESTART_POLICY_SET.has(spec.restartPolicy))
     ) {
       return undefined;
     }
