@@ -25,49 +25,57 @@ const internal = (address: string): NodeAddress => ({ type: 'InternalIP', addres
 const external = (address: string): NodeAddress => ({ type: 'ExternalIP', address });
 const ips = (s: { podIPs?: { ip: string }[] }) => (s.podIPs ?? []).map((p) => p.ip);
 
+/**
+ * TestSortPodIPs' and TestGenerateAPIPodStatusPodIPs' cases (upstream writes the same table
+ * twice): name, node IP, the CRI's pod IPs, the pod IPs expected.
+ */
+const POD_IP_CASES: [string, string, string[], string[]][] = [
+  ['Simple', '', ['10.0.0.1'], ['10.0.0.1']],
+  ['Dual-stack', '', ['10.0.0.1', 'fd01::1234'], ['10.0.0.1', 'fd01::1234']],
+  [
+    'Dual-stack with explicit node IP',
+    '192.168.1.1',
+    ['10.0.0.1', 'fd01::1234'],
+    ['10.0.0.1', 'fd01::1234'],
+  ],
+  [
+    'Dual-stack with CRI returning wrong family first',
+    '',
+    ['fd01::1234', '10.0.0.1'],
+    ['10.0.0.1', 'fd01::1234'],
+  ],
+  [
+    'Dual-stack with explicit node IP with CRI returning wrong family first',
+    '192.168.1.1',
+    ['fd01::1234', '10.0.0.1'],
+    ['10.0.0.1', 'fd01::1234'],
+  ],
+  [
+    'Dual-stack with IPv6 node IP',
+    'fd00::5678',
+    ['10.0.0.1', 'fd01::1234'],
+    ['fd01::1234', '10.0.0.1'],
+  ],
+  [
+    'Dual-stack with IPv6 node IP, other CRI order',
+    'fd00::5678',
+    ['fd01::1234', '10.0.0.1'],
+    ['fd01::1234', '10.0.0.1'],
+  ],
+  ['No Pod IP matching Node IP', 'fd00::5678', ['10.0.0.1'], ['10.0.0.1']],
+  ['No Pod IP matching (unspecified) Node IP', '', ['fd01::1234'], ['fd01::1234']],
+  ['Multiple IPv4 IPs', '', ['10.0.0.1', '10.0.0.2', '10.0.0.3'], ['10.0.0.1']],
+  [
+    'Multiple Dual-Stack IPs',
+    '',
+    ['10.0.0.1', '10.0.0.2', 'fd01::1234', '10.0.0.3', 'fd01::5678'],
+    ['10.0.0.1', 'fd01::1234'],
+  ],
+];
+
 describe('TestSortPodIPs', () => {
   it.each([
-    ['Simple', '', ['10.0.0.1'], ['10.0.0.1']],
-    ['Dual-stack', '', ['10.0.0.1', 'fd01::1234'], ['10.0.0.1', 'fd01::1234']],
-    [
-      'Dual-stack with explicit node IP',
-      '192.168.1.1',
-      ['10.0.0.1', 'fd01::1234'],
-      ['10.0.0.1', 'fd01::1234'],
-    ],
-    [
-      'Dual-stack with CRI returning wrong family first',
-      '',
-      ['fd01::1234', '10.0.0.1'],
-      ['10.0.0.1', 'fd01::1234'],
-    ],
-    [
-      'Dual-stack with explicit node IP with CRI returning wrong family first',
-      '192.168.1.1',
-      ['fd01::1234', '10.0.0.1'],
-      ['10.0.0.1', 'fd01::1234'],
-    ],
-    [
-      'Dual-stack with IPv6 node IP',
-      'fd00::5678',
-      ['10.0.0.1', 'fd01::1234'],
-      ['fd01::1234', '10.0.0.1'],
-    ],
-    [
-      'Dual-stack with IPv6 node IP, other CRI order',
-      'fd00::5678',
-      ['fd01::1234', '10.0.0.1'],
-      ['fd01::1234', '10.0.0.1'],
-    ],
-    ['No Pod IP matching Node IP', 'fd00::5678', ['10.0.0.1'], ['10.0.0.1']],
-    ['No Pod IP matching (unspecified) Node IP', '', ['fd01::1234'], ['fd01::1234']],
-    ['Multiple IPv4 IPs', '', ['10.0.0.1', '10.0.0.2', '10.0.0.3'], ['10.0.0.1']],
-    [
-      'Multiple Dual-Stack IPs',
-      '',
-      ['10.0.0.1', '10.0.0.2', 'fd01::1234', '10.0.0.3', 'fd01::5678'],
-      ['10.0.0.1', 'fd01::1234'],
-    ],
+    ...POD_IP_CASES,
     [
       'Badly-formatted IPs from CRI',
       '',
@@ -80,49 +88,7 @@ describe('TestSortPodIPs', () => {
 });
 
 describe('TestGenerateAPIPodStatusPodIPs', () => {
-  it.each([
-    ['Simple', '', ['10.0.0.1'], ['10.0.0.1']],
-    ['Dual-stack', '', ['10.0.0.1', 'fd01::1234'], ['10.0.0.1', 'fd01::1234']],
-    [
-      'Dual-stack with explicit node IP',
-      '192.168.1.1',
-      ['10.0.0.1', 'fd01::1234'],
-      ['10.0.0.1', 'fd01::1234'],
-    ],
-    [
-      'Dual-stack with CRI returning wrong family first',
-      '',
-      ['fd01::1234', '10.0.0.1'],
-      ['10.0.0.1', 'fd01::1234'],
-    ],
-    [
-      'Dual-stack with explicit node IP with CRI returning wrong family first',
-      '192.168.1.1',
-      ['fd01::1234', '10.0.0.1'],
-      ['10.0.0.1', 'fd01::1234'],
-    ],
-    [
-      'Dual-stack with IPv6 node IP',
-      'fd00::5678',
-      ['10.0.0.1', 'fd01::1234'],
-      ['fd01::1234', '10.0.0.1'],
-    ],
-    [
-      'Dual-stack with IPv6 node IP, other CRI order',
-      'fd00::5678',
-      ['fd01::1234', '10.0.0.1'],
-      ['fd01::1234', '10.0.0.1'],
-    ],
-    ['No Pod IP matching Node IP', 'fd00::5678', ['10.0.0.1'], ['10.0.0.1']],
-    ['No Pod IP matching (unspecified) Node IP', '', ['fd01::1234'], ['fd01::1234']],
-    ['Multiple IPv4 IPs', '', ['10.0.0.1', '10.0.0.2', '10.0.0.3'], ['10.0.0.1']],
-    [
-      'Multiple Dual-Stack IPs',
-      '',
-      ['10.0.0.1', '10.0.0.2', 'fd01::1234', '10.0.0.3', 'fd01::5678'],
-      ['10.0.0.1', 'fd01::1234'],
-    ],
-  ])('%s', (_, nodeIP, criPodIPs, expected) => {
+  it.each(POD_IP_CASES)('%s', (_, nodeIP, criPodIPs, expected) => {
     const { status } = generateAPIPodStatus({
       pod: podWithUIDNameNs(),
       runtime: criStatus(criPodIPs),

@@ -37,6 +37,10 @@ function pod(name: string, containers: V1Container[], extra: Partial<V1Pod['spec
   return { metadata: { name, namespace: 'shop' }, spec: { containers, ...extra } };
 }
 
+/** The pod most cases run: `web` with one busybox container `app` (its probes, hooks …). */
+const app = (container: Partial<V1Container>, extra: Partial<V1Pod['spec']> = {}): V1Pod =>
+  pod('web', [{ name: 'app', image: BUSYBOX, ...container }], extra);
+
 const catReady = { exec: { command: ['cat', '/tmp/ready'] } };
 const fileMissing = {
   exitCode: 1,
@@ -56,13 +60,9 @@ describe('readiness probe', () => {
     let ready = false;
     runtime.execResults = () => (ready ? { exitCode: 0 } : fileMissing);
     const applied = await driver.apply(
-      pod('web', [
-        {
-          name: 'app',
-          image: BUSYBOX,
-          readinessProbe: { ...catReady, periodSeconds: 5, failureThreshold: 3 },
-        },
-      ]),
+      app({
+        readinessProbe: { ...catReady, periodSeconds: 5, failureThreshold: 3 },
+      }),
     );
     const uid = applied.metadata?.uid ?? '';
     // The relist after 1 s gives the pod worker (the status manager's role) the running container.
@@ -123,13 +123,9 @@ describe('readiness probe', () => {
   it('does not probe before initialDelaySeconds', async () => {
     const { driver, runtime, clock } = setup();
     await driver.apply(
-      pod('web', [
-        {
-          name: 'app',
-          image: BUSYBOX,
-          readinessProbe: { ...catReady, initialDelaySeconds: 15, periodSeconds: 5 },
-        },
-      ]),
+      app({
+        readinessProbe: { ...catReady, initialDelaySeconds: 15, periodSeconds: 5 },
+      }),
     );
     await advance(clock, driver, 14_000);
     expect(runtime.calls.filter((c) => c.startsWith('ExecSync'))).toEqual([]);
@@ -266,17 +262,13 @@ describe('liveness probe', () => {
     const { driver, runtime, clock, notes } = setup();
     runtime.execResults = () => ({ exitCode: 0, sleepMs: 5_000 });
     await driver.apply(
-      pod('web', [
-        {
-          name: 'app',
-          image: BUSYBOX,
-          livenessProbe: {
-            exec: { command: ['sh', '-c', 'sleep 5'] },
-            timeoutSeconds: 2,
-            periodSeconds: 3,
-          },
+      app({
+        livenessProbe: {
+          exec: { command: ['sh', '-c', 'sleep 5'] },
+          timeoutSeconds: 2,
+          periodSeconds: 3,
         },
-      ]),
+      }),
     );
     await advance(clock, driver, 5_000);
     expect(texts(notes, 'probeEvent')).toEqual([
@@ -289,13 +281,9 @@ describe('liveness probe', () => {
     const { driver, runtime, clock, notes } = setup();
     runtime.execUnimplemented = true;
     await driver.apply(
-      pod('web', [
-        {
-          name: 'app',
-          image: BUSYBOX,
-          livenessProbe: { ...catReady, periodSeconds: 1, failureThreshold: 1 },
-        },
-      ]),
+      app({
+        livenessProbe: { ...catReady, periodSeconds: 1, failureThreshold: 1 },
+      }),
     );
     await advance(clock, driver, 5_000);
     expect(texts(notes, 'probeEvent')[0]).toBe(
@@ -433,22 +421,18 @@ describe('httpGet and tcpSocket probes', () => {
     };
     const { driver, clock, notes } = setup(network);
     const applied = await driver.apply(
-      pod('web', [
-        {
-          name: 'app',
-          image: BUSYBOX,
-          ports: [{ name: 'http', containerPort: 8080 }],
-          readinessProbe: {
-            httpGet: { path: '/healthz', port: 'http' as never },
-            periodSeconds: 5,
-          },
-          livenessProbe: {
-            tcpSocket: { port: 9000 as never },
-            periodSeconds: 5,
-            failureThreshold: 10,
-          },
+      app({
+        ports: [{ name: 'http', containerPort: 8080 }],
+        readinessProbe: {
+          httpGet: { path: '/healthz', port: 'http' as never },
+          periodSeconds: 5,
         },
-      ]),
+        livenessProbe: {
+          tcpSocket: { port: 9000 as never },
+          periodSeconds: 5,
+          failureThreshold: 10,
+        },
+      }),
     );
     await advance(clock, driver, 6_000);
     expect(seen).toContain('GET http://127.0.0.1:8080/healthz');
@@ -470,13 +454,9 @@ describe('postStart hook', () => {
   it('runs through ExecSync right after the start; success changes nothing', async () => {
     const { driver, runtime, clock, notes } = setup();
     await driver.apply(
-      pod('web', [
-        {
-          name: 'app',
-          image: BUSYBOX,
-          lifecycle: { postStart: { exec: { command: ['touch', '/tmp/ready'] } } },
-        },
-      ]),
+      app({
+        lifecycle: { postStart: { exec: { command: ['touch', '/tmp/ready'] } } },
+      }),
     );
     await advance(clock, driver, 0);
     expect(runtime.calls.slice(-2)).toEqual([
