@@ -44,7 +44,10 @@ export interface ClusterSourceOptions {
   writer?: ClusterWriter;
   /** PODSCOPE_NODE_MONITOR_GRACE_MS: no heartbeat for this long → Ready=Unknown. */
   graceMs: number;
-  /** Events kept in memory for resumes (default 100,000). */
+  /**
+   * Events kept in memory for resumes (default 20,000): enough to cover the writers' lag behind
+   * the bus; older resumes read the database.
+   */
   ringSize?: number;
   /** How often node contact is re-judged (default 500 ms). */
   judgeEveryMs?: number;
@@ -181,7 +184,7 @@ export class ClusterSource implements EngineApi {
     if (streamSeq > this.catchUpUntil) {
       if (this.floor === Infinity) this.floor = streamSeq > 1 ? positionOf(streamSeq - 1) : 0;
       for (const e of events) this.ring.push(e);
-      const cap = this.options.ringSize ?? 100_000;
+      const cap = this.options.ringSize ?? 20_000;
       if (this.ring.length > cap) {
         const cut = this.ring.length - Math.floor(cap * 0.9);
         this.floor = this.ring[cut - 1]?.seq ?? this.floor;
