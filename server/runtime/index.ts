@@ -20,7 +20,7 @@ import { LearnService } from '@/server/learn/service';
 import { startSimCluster, type SimCluster } from '@/server/sim';
 import { parseNodeIPs } from '@/server/engine/host-ips';
 import { lockTimeline, openStore, type TimelineStore } from '@/server/store';
-import { TimelinesService } from '@/server/timelines/service';
+import { TimelinesService, type TimelinesStore } from '@/server/timelines/service';
 import type { Services } from '@/server/trpc/context';
 import { DEMO_BACKOFF_SCALE } from '@/server/driver/demo';
 import { startSimWorkload } from './embedded';
@@ -56,6 +56,17 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
   return config.cluster.natsUrl ? startClusterRuntime(config) : startEmbeddedRuntime(config);
 }
 
+/** The services every tRPC request gets, over the engine (or replica) and the saved timelines. */
+function services(
+  config: Config,
+  engine: EngineApi,
+  saved: TimelinesStore,
+): { timelines: TimelinesService; context: Services } {
+  const timelines = new TimelinesService(saved, { quota: config.saved });
+  const learn = new LearnService({ dir: join(config.dataDir, 'learn'), log });
+  return { timelines, context: { engine, timelines, learn } };
+}
+
 function openConfiguredStore(config: Config): TimelineStore {
   return openStore({
     path: config.dataDir,
@@ -84,16 +95,13 @@ async function startClusterRuntime(config: Config): Promise<PodscopeRuntime> {
     const expire = setInterval(() => expireSaved(store), 60_000);
     expire.unref();
     log(`cluster mode: following ${cluster.where}`);
-    const timelines = new TimelinesService(cluster.savedStore, { quota: config.saved });
-    const learn = new LearnService({ dir: join(config.dataDir, 'learn'), log });
     const engine = cluster.source;
     let stopping: Promise<void> | undefined;
     const runtime: PodscopeRuntime = {
       config,
       engine,
       store,
-      timelines,
-      context: { engine, timelines, learn },
+      ...services(config, engine, cluster.savedStore),
       stop: () =>
         (stopping ??= (async () => {
           clearInterval(expire);
@@ -216,15 +224,12 @@ async function startEmbeddedRuntime(config: Config): Promise<PodscopeRuntime> {
       : `${config.nodes.length} CRI endpoint(s)`;
     log(`watching ${where}; timeline at ${store.path} (seq ${store.latestSeq()})`);
 
-    const timelines = new TimelinesService(store, { quota: config.saved });
-    const learn = new LearnService({ dir: join(config.dataDir, 'learn'), log });
     let stopping: Promise<void> | undefined;
     const runtime: PodscopeRuntime = {
       config,
       engine,
       store,
-      timelines,
-      context: { engine, timelines, learn },
+      ...services(config, engine, store),
       ...(sim ? { sim } : {}),
       stop: () =>
         (stopping ??= (async () => {
