@@ -5,14 +5,23 @@
 //   PODSCOPE_IMAGE_OUT=path.tar   also write it as an OCI archive (`ctr images import` takes it)
 //   PODSCOPE_IMAGE_NAME=repo      repository, default localhost/podscope; the tag is the version
 import { resolve } from 'node:path';
-import { ensureAptPackages, ensureBuild, ensureNodeModules, log, root } from './lib/prepare.mjs';
+import {
+  ensureAptPackages,
+  ensureBuild,
+  ensureDemoRecording,
+  ensureNodeModules,
+  log,
+  root,
+} from './lib/prepare.mjs';
 
 try {
   ensureNodeModules();
   if (!ensureAptPackages([{ name: 'buildah', check: '/usr/bin/buildah' }])) {
     throw new Error('buildah is missing (Debian: apt-get install buildah)');
   }
+  const demo = ensureDemoRecording();
   ensureBuild({ standalone: true });
+  await demo;
   const { register } = await import('tsx/esm/api');
   register({ tsconfig: `${root}/tsconfig.json` });
   const { buildImage } = await import('../deploy/image/build.ts');

@@ -3,7 +3,7 @@
 // installing and building first when needed. Configuration: see README "Configuration".
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureBuild, ensureNodeModules, log, root } from './lib/prepare.mjs';
+import { ensureBuild, ensureDemoRecording, ensureNodeModules, log, root } from './lib/prepare.mjs';
 
 try {
   ensureNodeModules();
@@ -29,12 +29,15 @@ try {
   process.exit(1);
 }
 
+// The browser demo's recording runs beside the build (it waits on sockets, the build on CPU).
+const demo = ensureDemoRecording();
 try {
   ensureBuild();
 } catch (err) {
   log(err instanceof Error ? err.message : String(err));
   process.exit(1);
 }
+await demo;
 
 const host = config.host;
 const port = String(config.port);

@@ -6,6 +6,7 @@
 import {
   ensureAptPackages,
   ensureBuild,
+  ensureDemoRecording,
   ensureNodeModules,
   log,
   run,
@@ -32,7 +33,9 @@ try {
     '--project',
     'integration',
   ]);
+  const demo = ensureDemoRecording();
   ensureBuild();
+  await demo;
   step('end-to-end tests (Playwright, Chromium)', 'npx', ['playwright', 'test']);
   log(`all suites passed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 } catch (err) {

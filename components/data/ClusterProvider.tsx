@@ -104,7 +104,7 @@ export function ClusterProvider({
   source,
   initialView,
   children,
-  now = Date.now,
+  now: wallNow = Date.now,
 }: {
   source: ClusterSource;
   initialView: ViewState;
@@ -112,6 +112,8 @@ export function ClusterProvider({
   now?: () => number;
 }) {
   // The buffer is one mutable object for the session; `version` says when it changed.
+  // The source's clock where it has one (the demo plays a recording's times), else the wall's.
+  const now = source.now ?? wallNow;
   const [buffer, setBuffer] = useState<TimelineBuffer | undefined>(undefined);
   const [version, setVersion] = useState(0);
   const [status, setStatus] = useState<{ s: SourceStatus; detail?: string }>({ s: 'connecting' });

@@ -23,4 +23,6 @@ export interface ClusterSource {
   stateAt(t: number): Promise<ClusterState>;
   /** False for imported/recorded timelines (no "Live" button; read-only). */
   readonly live: boolean;
+  /** The source's own clock, when it is not the wall clock (the demo plays a recording's times). */
+  now?: () => number;
 }

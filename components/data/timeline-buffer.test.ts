@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reduceAll } from '@/lib/timeline/reducer';
 import type { TimelineEvent } from '@/lib/timeline/events';
-import { createDemoTimeline } from './fixtures/demo';
+import { demoTimeline } from './testing/demo';
 import { TimelineBuffer } from './timeline-buffer';
 
-const START = Date.UTC(2026, 10, 29, 9, 0, 0);
-const tl = createDemoTimeline({ start: START, durationMs: 6 * 60_000 });
+const tl = demoTimeline(6 * 60_000);
+const START = tl.start;
 const truth = (t: number) =>
   reduceAll(
     tl.initial,

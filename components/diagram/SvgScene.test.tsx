@@ -8,15 +8,13 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { messagesFor } from '@/lib/i18n/messages';
 import { reduceAll } from '@/lib/timeline/reducer';
-import { createDemoTimeline } from '@/components/data/fixtures/demo';
+import { demoTimeline } from '@/components/data/testing/demo';
 import { layoutCluster } from './layout';
 import { assignSlots, EMPTY_SLOTS } from './slots';
 import { SvgScene } from './SvgScene';
 
-const T0 = Date.UTC(2026, 10, 29, 9, 0, 0);
-
 function render(locale: 'en' | 'zh-CN', atMs: number): string {
-  const tl = createDemoTimeline({ start: T0, durationMs: atMs });
+  const tl = demoTimeline(atMs);
   const state = reduceAll(tl.initial, tl.events);
   const layout = layoutCluster(state, assignSlots(EMPTY_SLOTS, state), {
     width: 1000,
@@ -53,7 +51,7 @@ describe('rendered diagram', () => {
 
   it('speaks Chinese in its labels and keeps Kubernetes terms as they are', () => {
     const svg = render('zh-CN', 120_000);
-    expect(svg).toContain('aria-label="节点 demo-node-1：Ready=True');
+    expect(svg).toContain(`aria-label="节点 ${demoTimeline().nodes[0]}：Ready=True`);
     expect(svg).toContain('CrashLoopBackOff');
   });
 });

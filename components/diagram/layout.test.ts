@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { reduceAll } from '@/lib/timeline/reducer';
 import type { ClusterState } from '@/lib/timeline/state';
-import { createDemoTimeline } from '@/components/data/fixtures/demo';
-import { generateScaleCluster } from '@/components/data/fixtures/scale';
+import { demoTimeline } from '@/components/data/testing/demo';
+import { syntheticCluster } from '@/lib/timeline/synthetic';
 import { hitTest } from './hit';
 import {
   chooseGrid,
@@ -17,8 +17,8 @@ import {
 import { navigate } from './navigate';
 import { assignSlots, EMPTY_SLOTS, type SlotBook } from './slots';
 
-const T0 = Date.UTC(2026, 10, 29, 9, 0, 0);
-const tl = createDemoTimeline({ start: T0, durationMs: 10 * 60_000 });
+const tl = demoTimeline();
+const [node1 = '', node2 = '', node3 = ''] = tl.nodes;
 const at = (t: number): ClusterState =>
   reduceAll(
     tl.initial,
@@ -44,7 +44,7 @@ describe('cluster layout', () => {
   const layout = layoutAt(tl.end);
 
   it('nests containers in pods in nodes without overlaps', () => {
-    expect(layout.nodes.map((n) => n.id)).toEqual(['demo-node-1', 'demo-node-2', 'demo-node-3']);
+    expect(layout.nodes.map((n) => n.id)).toEqual(tl.nodes);
     for (const [i, node] of layout.nodes.entries()) {
       for (const other of layout.nodes.slice(i + 1)) expect(overlap(node, other)).toBe(false);
       for (const [j, pod] of node.pods.entries()) {
@@ -60,11 +60,14 @@ describe('cluster layout', () => {
   });
 
   it('carries the contract states: a crash-looping container, a Running pod, Ready nodes', () => {
-    const api = layout.nodes.flatMap((n) => n.pods).find((p) => p.pod.name.startsWith('api-'));
+    // The demo's crash loop: payments-worker's `worker` exits 1 after 4 s (server/driver/demo.ts).
+    const api = layout.nodes
+      .flatMap((n) => n.pods)
+      .find((p) => p.pod.name.startsWith('payments-worker-'));
     expect(api?.state).toBe('running');
     expect(api?.attention).toBe(true);
     expect(api?.pills[0]).toMatchObject({
-      id: `${api?.id}/api`,
+      id: `${api?.id}/worker`,
       state: 'waiting',
       reason: 'CrashLoopBackOff',
       tone: 'failed',
@@ -73,13 +76,8 @@ describe('cluster layout', () => {
     const pills = layout.nodes[0]?.conditions ?? [];
     expect(pills[0]).toMatchObject({ type: 'Ready', status: 'True', tone: 'ok' });
     const shown = pills.flatMap((c) => c.folded ?? [c.type]);
-    expect(shown).toEqual([
-      'Ready',
-      'MemoryPressure',
-      'DiskPressure',
-      'PIDPressure',
-      'NetworkUnavailable',
-    ]);
+    // The kubelet's own conditions (NetworkUnavailable is the network plugin's, never the kubelet's).
+    expect(shown).toEqual(['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure']);
     for (const c of pills) expect(within(c, layout.nodes[0] as Box)).toBe(true);
   });
 
@@ -89,28 +87,41 @@ describe('cluster layout', () => {
       { type: 'MemoryPressure', status: 'False' },
       { type: 'DiskPressure', status: 'True' },
       { type: 'PIDPressure', status: 'False' },
-      { type: 'NetworkUnavailable', status: 'False' },
     ];
-    const narrow = layoutConditionPills(conds, 0, 0, 200);
-    expect(narrow.map((c) => c.type)).toEqual(['Ready', 'DiskPressure', '+3']);
+    const narrow = layoutConditionPills(conds, 0, 0, 160);
+    expect(narrow.map((c) => c.type)).toEqual(['Ready', 'DiskPressure', '+2']);
     expect(narrow[0]?.tone).toBe('unknown');
     expect(narrow[1]?.tone).toBe('failed');
-    expect(narrow[2]?.folded).toEqual(['MemoryPressure', 'PIDPressure', 'NetworkUnavailable']);
-    expect(layoutConditionPills(conds, 0, 0, 2000)).toHaveLength(5);
+    expect(narrow[2]?.folded).toEqual(['MemoryPressure', 'PIDPressure']);
+    expect(layoutConditionPills(conds, 0, 0, 2000)).toHaveLength(4);
+    // A condition someone else writes (CNI, the route controller) is shown when the node has it.
+    const cni = [...conds, { type: 'NetworkUnavailable', status: 'True' }];
+    expect(layoutConditionPills(cni, 0, 0, 2000).map((c) => c.type)).toEqual([
+      'Ready',
+      'DiskPressure',
+      'NetworkUnavailable',
+      'MemoryPressure',
+      'PIDPressure',
+    ]);
   });
 
-  it('draws init containers before a divider and sidecars after it', () => {
-    const web = layout.nodes.flatMap((n) => n.pods).find((p) => p.pod.name.startsWith('web-'));
-    expect(web?.pills.map((p) => `${p.name}${p.sidecar ? '*' : ''}`)).toEqual([
-      'config-init',
-      'log-shipper*',
-      'nginx',
+  it('draws init containers before a divider, and sidecars first among the rest', () => {
+    const pods = layout.nodes.flatMap((n) => n.pods);
+    // orders: two init containers, then the app (server/driver/demo.ts).
+    const orders = pods.find((p) => p.pod.name.startsWith('orders-'));
+    expect(orders?.pills.map((p) => p.name)).toEqual(['wait-for-db', 'migrate', 'orders']);
+    const [, migrate, app] = orders?.pills ?? [];
+    expect(orders?.dividerX).toBeGreaterThan((migrate?.x ?? 0) + (migrate?.w ?? 0));
+    expect(orders?.dividerX).toBeLessThan(app?.x ?? 0);
+    expect(migrate?.state).toBe('terminated');
+    expect(migrate?.tone).toBe('done');
+    // checkout: envoy is a sidecar (an init container with restartPolicy Always), drawn first.
+    const checkout = pods.find((p) => p.pod.name.startsWith('checkout-'));
+    expect(checkout?.pills.map((p) => `${p.name}${p.sidecar ? '*' : ''}`)).toEqual([
+      'envoy*',
+      'checkout',
     ]);
-    const [init, sidecar] = web?.pills ?? [];
-    expect(web?.dividerX).toBeGreaterThan((init?.x ?? 0) + (init?.w ?? 0));
-    expect(web?.dividerX).toBeLessThan(sidecar?.x ?? 0);
-    expect(init?.state).toBe('terminated');
-    expect(init?.tone).toBe('done');
+    expect(checkout?.dividerX).toBeUndefined();
   });
 
   it('keeps other pods where they were when one goes', () => {
@@ -128,15 +139,16 @@ describe('cluster layout', () => {
     for (const [id, xy] of boxes(l2)) expect(xy).toEqual(b1.get(id));
   });
 
-  it('fits the demo cluster at full detail on a desktop and on a phone', () => {
-    for (const [l, vp] of [
-      [layout, desktop],
-      [layoutAt(tl.end, phone), phone],
+  it('fits the demo cluster at full detail on a desktop, and its pods on a phone', () => {
+    for (const [l, vp, detail] of [
+      [layout, desktop, 'full'],
+      // The demo's ~20 pods on a phone: tiles without container labels until one zooms in.
+      [layoutAt(tl.end, phone), phone, 'pods'],
     ] as const) {
       const fit = fitTransform(l, vp);
       expect(l.width * fit.k).toBeLessThanOrEqual(vp.width);
       expect(l.height * fit.k).toBeLessThanOrEqual(vp.height);
-      expect(detailAt(fit.k)).toBe('full');
+      expect(detailAt(fit.k)).toBe(detail);
     }
     // The phone gets fewer pod columns than the desktop.
     expect(layoutAt(tl.end, phone).podCols).toBeLessThan(layout.podCols);
@@ -164,28 +176,31 @@ describe('cluster layout', () => {
     expect(hitTest(layout, pill.x + 2, pill.y + 2)).toEqual({ layer: 'container', id: pill.id });
     expect(hitTest(layout, pill.x + 2, pill.y + 2, 'pods')).toEqual({ layer: 'pod', id: pod.id });
     expect(hitTest(layout, pod.x + pod.w - 2, pod.y + 2)).toEqual({ layer: 'pod', id: pod.id });
-    expect(hitTest(layout, 3, 3)).toEqual({ layer: 'node', id: 'demo-node-1' });
+    expect(hitTest(layout, 3, 3)).toEqual({ layer: 'node', id: node1 });
     expect(hitTest(layout, -10, -10)).toBeUndefined();
   });
 
   it('moves keyboard focus across siblings and between layers', () => {
     const node = layout.nodes[0];
     const pod = node?.pods[0];
-    expect(navigate(layout, undefined, 'ArrowRight')).toBe('demo-node-1');
-    expect(navigate(layout, 'demo-node-1', 'ArrowRight')).toBe('demo-node-2');
-    expect(navigate(layout, 'demo-node-1', 'ArrowLeft')).toBe('demo-node-1');
-    expect(navigate(layout, 'demo-node-1', 'ArrowDown')).toBe(pod?.id);
+    expect(navigate(layout, undefined, 'ArrowRight')).toBe(node1);
+    expect(navigate(layout, node1, 'ArrowRight')).toBe(node2);
+    expect(navigate(layout, node1, 'ArrowLeft')).toBe(node1);
+    expect(navigate(layout, node1, 'ArrowDown')).toBe(pod?.id);
     expect(navigate(layout, pod?.id, 'ArrowDown')).toBe(pod?.pills[0]?.id);
     expect(navigate(layout, pod?.pills[0]?.id, 'ArrowUp')).toBe(pod?.id);
-    expect(navigate(layout, pod?.id, 'ArrowUp')).toBe('demo-node-1');
-    expect(navigate(layout, 'demo-node-1', 'End')).toBe('demo-node-3');
+    expect(navigate(layout, pod?.id, 'ArrowUp')).toBe(node1);
+    expect(navigate(layout, node1, 'End')).toBe(node3);
   });
 
   it('lays out 10,000 pods and shows them as node summaries at first', () => {
-    const big = generateScaleCluster({ start: T0, churn: 200 });
+    const big = syntheticCluster({ nodes: 100, podsPerNode: 100, churn: 200, seed: 42 });
     const s = reduceAll(big.initial, big.events);
     const l = layoutCluster(s, assignSlots(EMPTY_SLOTS, s), desktop);
-    expect(l.podCount).toBe(10_000);
+    // All 10,000 up, less the few the churn is replacing right now.
+    const pods = Object.values(s.nodes).reduce((n, x) => n + Object.keys(x.pods).length, 0);
+    expect(pods).toBeGreaterThan(9_950);
+    expect(l.podCount).toBe(pods);
     expect(l.nodes).toHaveLength(100);
     expect(detailAt(fitTransform(l, desktop).k)).toBe('summary');
     const total = l.nodes.reduce(
@@ -193,7 +208,7 @@ describe('cluster layout', () => {
         n + x.counts.ok + x.counts.pending + x.counts.done + x.counts.failed + x.counts.unknown,
       0,
     );
-    expect(total).toBe(10_000);
+    expect(total).toBe(pods);
   });
 });
 

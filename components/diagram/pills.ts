@@ -4,6 +4,7 @@
  * node's condition pills. Pure geometry, part of the layout.
  */
 import type { V1ContainerStatus } from '@kubernetes/client-node';
+import { NODE_CONDITION } from '@/lib/kubelet/node';
 import type { PodView } from '@/lib/timeline/state';
 import {
   conditionTone,
@@ -19,13 +20,16 @@ import type { Tone } from '@/components/visual/palette';
 import { GEOMETRY, type Box } from './geometry';
 import { estimateWidth, fitText, type FontSpec } from './text-fit';
 
-/** Node condition types in the order their pills are drawn. */
+/**
+ * The node conditions every card shows, in the order their pills are drawn: the kubelet's own
+ * (pkg/kubelet/nodestatus/setters.go). Any other condition the node has (NetworkUnavailable,
+ * which CNI plugins and the route controller write, seen through the API server) follows them.
+ */
 export const NODE_CONDITIONS = [
-  'Ready',
-  'MemoryPressure',
-  'DiskPressure',
-  'PIDPressure',
-  'NetworkUnavailable',
+  NODE_CONDITION.Ready,
+  NODE_CONDITION.MemoryPressure,
+  NODE_CONDITION.DiskPressure,
+  NODE_CONDITION.PIDPressure,
 ] as const;
 
 export interface PillLayout extends Box {
@@ -68,7 +72,12 @@ export function layoutConditionPills(
   y: number,
   maxW: number,
 ): ConditionPill[] {
-  const all = NODE_CONDITIONS.map((type) => {
+  const shown: readonly string[] = NODE_CONDITIONS;
+  const types = [
+    ...NODE_CONDITIONS,
+    ...conditions.map((c) => c.type).filter((type) => !shown.includes(type)),
+  ];
+  const all = types.map((type) => {
     const status = conditions.find((c) => c.type === type)?.status ?? 'Unknown';
     return { type, status, tone: conditionTone({ type, status }) };
   });

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createDemoTimeline } from '@/components/data/fixtures/demo';
+import { demoTimeline } from '@/components/data/testing/demo';
 import { TimelineBuffer } from '@/components/data/timeline-buffer';
 import { VisibleEvents } from '@/components/data/visible-events';
 import { describeEvent, podNameIndex } from './describe';
 import { EMPTY_FILTER, filterOptions, matchesFilter } from './filter';
 import { LogOptions, PodNames, RowCache } from './indexes';
 
-const T0 = Date.UTC(2026, 10, 29, 9, 0, 0);
-const tl = createDemoTimeline({ start: T0, durationMs: 16 * 60_000 });
+const tl = demoTimeline();
 
 describe('incremental log indexes', () => {
   it('equal a rebuild after every batch, through trims and resets', () => {
@@ -15,7 +14,7 @@ describe('incremental log indexes', () => {
     const names = new PodNames();
     const options = new LogOptions();
     const visible = new VisibleEvents();
-    const sel = { id: 'demo-node-2', layer: 'node' as const };
+    const sel = { id: tl.nodes[1] ?? '', layer: 'node' as const };
     let lastNames: ReadonlyMap<string, string> | undefined;
     let reused = 0;
     for (let i = 0; i < tl.events.length; i += 7) {

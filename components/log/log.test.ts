@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { reduceAll } from '@/lib/timeline/reducer';
-import { createDemoTimeline } from '@/components/data/fixtures/demo';
+import { demoTimeline } from '@/components/data/testing/demo';
+import type { TimelineEvent } from '@/lib/timeline/events';
 import { describeEvent, podNameIndex } from './describe';
 import { eventAbout, eventReason, filterOptions, matchesFilter, EMPTY_FILTER } from './filter';
 import { isBookkeeping } from './phrases';
 
-const T0 = Date.UTC(2026, 10, 29, 9, 0, 0);
-const tl = createDemoTimeline({ start: T0, durationMs: 13 * 60_000 });
+const tl = demoTimeline();
+const [node1, , node3] = tl.nodes;
 const final = reduceAll(tl.initial, tl.events);
 const pods = Object.values(final.nodes).flatMap((n) => Object.values(n.pods));
-const api = pods.find((p) => p.name.startsWith('api-'));
-const apiId = `${api?.uid}/api`;
+// The demo's crash loop: payments-worker's `worker` exits 1 after 4 s (server/driver/demo.ts).
+const api = pods.find((p) => p.name.startsWith('payments-worker-'));
+const apiId = `${api?.uid}/worker`;
 const names = podNameIndex(tl.events, pods);
 
 describe('event log filters', () => {
@@ -21,10 +23,10 @@ describe('event log filters', () => {
     expect(crash.length).toBeGreaterThan(2);
     expect(crash.every((e) => eventReason(e) === 'CrashLoopBackOff')).toBe(true);
     const n3 = tl.events.filter((e) =>
-      matchesFilter(e, { ...EMPTY_FILTER, node: 'demo-node-3', kind: 'node' }),
+      matchesFilter(e, { ...EMPTY_FILTER, node: node3, kind: 'node' }),
     );
     expect(n3.length).toBeGreaterThan(0);
-    expect(n3.every((e) => e.node === 'demo-node-3' && e.kind === 'node')).toBe(true);
+    expect(n3.every((e) => e.node === node3 && e.kind === 'node')).toBe(true);
   });
 
   it('follows the selection: a container’s own events, a pod’s and its containers’, a node’s', () => {
@@ -60,14 +62,15 @@ describe('event log filters', () => {
 
   it('offers the nodes and reasons present', () => {
     const o = filterOptions(tl.events);
-    expect(o.nodes).toEqual(['demo-node-1', 'demo-node-2', 'demo-node-3']);
+    expect(o.nodes).toEqual(tl.nodes);
     expect(o.reasons).toEqual(
       expect.arrayContaining([
         'CrashLoopBackOff',
         'OOMKilled',
+        'ErrImagePull',
         'ImagePullBackOff',
         'Completed',
-        'NodeStatusUnknown',
+        'Error',
       ]),
     );
   });
@@ -84,32 +87,43 @@ describe('log rows', () => {
       change: 'Running → Terminated',
       reason: 'Error',
       tone: 'failed',
-      container: 'api',
+      container: 'worker',
       entity: apiId,
-      pod: `default/${api?.name}`,
+      pod: `shop/${api?.name}`,
     });
     const cri = tl.events.find(
       (e) => e.kind === 'cri' && e.type === 'ContainerExited' && e.podUid === api?.uid,
     );
     if (!cri) throw new Error('no cri');
     expect(describeEvent(cri, (u) => names.get(u)).change).toBe(
-      'ContainerExited exit_code=1 reason=Error',
+      'ContainerExited attempt=0 exitCode=1 reason=Error image=podscope.local/busybox:1',
     );
-    const unknown = tl.events.find(
-      (e) =>
-        e.kind === 'node' && e.type === 'NodeConditionChanged' && e.condition?.status === 'Unknown',
-    );
-    if (!unknown) throw new Error('no outage');
+    // The demo's nodes stay Ready; a node losing contact, as the node controller records it.
+    const unknown: TimelineEvent = {
+      seq: 1,
+      t: tl.end,
+      kind: 'node',
+      type: 'NodeConditionChanged',
+      node: node1 ?? '',
+      condition: {
+        type: 'Ready',
+        status: 'Unknown',
+        reason: 'NodeStatusUnknown',
+        message: 'Kubelet stopped posting node status.',
+      },
+      from: 'True',
+    };
     expect(describeEvent(unknown, () => undefined)).toMatchObject({
       change: expect.stringMatching(/: True → Unknown$/),
       tone: 'unknown',
-      entity: 'demo-node-3',
+      entity: node1,
     });
   });
 
   it('keeps the names of pods that are gone', () => {
     const removed = tl.events.find((e) => e.kind === 'pod' && e.type === 'PodRemoved');
     if (!removed || removed.kind !== 'pod') throw new Error('no removal');
-    expect(names.get(removed.podUid)).toMatch(/^batch\/report-/);
+    // The orders rollout (every 5 min) replaces the pod and deletes the old one.
+    expect(names.get(removed.podUid)).toMatch(/^shop\/orders-/);
   });
 });

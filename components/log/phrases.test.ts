@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { PodEvent, PodPatch, TimelineEvent } from '@/lib/timeline/events';
 import { messagesFor } from '@/lib/i18n/messages';
 import type { Locale } from '@/lib/i18n/locales';
-import { createDemoTimeline } from '@/components/data/fixtures/demo';
+import { demoTimeline } from '@/components/data/testing/demo';
 import { describeEvent } from './describe';
 import { isBookkeeping, podPatchPhrases, sayPhrases } from './phrases';
 
@@ -66,7 +66,7 @@ describe('pod updates in words', () => {
   });
 
   it('leave no field name in any row of the demo’s log, in either language', () => {
-    const tl = createDemoTimeline({ start: T, durationMs: 13 * 60_000 });
+    const tl = demoTimeline();
     const fieldNames =
       /\b(whyPhase|nextRestartAt|evictionDueAt|deletionTimestamp|specSource|runtimeConditions)\b/;
     for (const locale of ['en', 'zh-CN'] as const) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reduceAll } from '@/lib/timeline/reducer';
-import { createDemoTimeline } from '@/components/data/fixtures/demo';
+import { demoTimeline } from '@/components/data/testing/demo';
 import { podNameIndex } from '@/components/log/describe';
 import { buildLanes } from './lanes';
 import { formatOffset, relativeTicks, timeScale } from './scales';
@@ -36,45 +36,58 @@ describe('time axis', () => {
 });
 
 describe('lanes', () => {
-  const tl = createDemoTimeline({ start: T0, durationMs: 10 * 60_000 });
+  const tl = demoTimeline();
+  const [node1, node2] = tl.nodes;
   const final = reduceAll(tl.initial, tl.events);
   const pods = Object.values(final.nodes).flatMap((n) => Object.values(n.pods));
   const names = podNameIndex(tl.events, pods);
   const current = new Map(pods.map((p) => [p.uid, p.node]));
 
   it('groups pod lanes under their node lanes with markers coloured by the new state', () => {
-    const lanes = buildLanes(tl.events, { from: T0, to: tl.end }, names, Object.keys(final.nodes), {
-      maxLanes: 100,
-      currentPods: current,
-    });
-    expect(lanes[0]).toMatchObject({ id: 'demo-node-1', layer: 'node' });
-    const nodeIdx = lanes.findIndex((l) => l.id === 'demo-node-2');
+    const lanes = buildLanes(
+      tl.events,
+      { from: tl.start, to: tl.end },
+      names,
+      Object.keys(final.nodes),
+      { maxLanes: 100, currentPods: current },
+    );
+    expect(lanes[0]).toMatchObject({ id: node1, layer: 'node' });
+    const nodeIdx = lanes.findIndex((l) => l.id === node2);
     const afterNode2 = lanes.slice(nodeIdx + 1).findIndex((l) => l.layer === 'node');
-    expect(
-      lanes.slice(nodeIdx + 1, nodeIdx + 1 + afterNode2).every((l) => l.node === 'demo-node-2'),
-    ).toBe(true);
-    const api = lanes.find((l) => l.label.startsWith('default/api-'));
+    expect(afterNode2).toBeGreaterThan(0);
+    expect(lanes.slice(nodeIdx + 1, nodeIdx + 1 + afterNode2).every((l) => l.node === node2)).toBe(
+      true,
+    );
+    // The crash loop: runs (ok), exits and backs off (failed).
+    const api = lanes.find((l) => l.label.startsWith('shop/payments-worker-'));
     const tones = new Set(api?.markers.map((m) => m.tone));
-    expect(tones).toEqual(new Set(['ok', 'failed', 'pending']));
-    const n3 = lanes.find((l) => l.id === 'demo-node-3');
-    expect(n3?.markers.some((m) => m.tone === 'unknown')).toBe(true);
+    expect(tones).toEqual(new Set(['ok', 'failed']));
+    // A Job that succeeds ends done.
+    const report = lanes.find((l) => l.label.startsWith('batch/report-'));
+    expect(report?.markers.some((m) => m.tone === 'done')).toBe(true);
   });
 
   it('keeps the selection and troubled pods when lanes run out', () => {
-    const api = pods.find((p) => p.name.startsWith('api-'));
+    const api = pods.find((p) => p.name.startsWith('payments-worker-'));
     const web = pods.find((p) => p.name.startsWith('web-'));
-    const lanes = buildLanes(tl.events, { from: T0, to: tl.end }, names, Object.keys(final.nodes), {
-      maxLanes: 5,
-      selectedPod: web?.uid ?? '',
-      currentPods: current,
-    });
+    const lanes = buildLanes(
+      tl.events,
+      { from: tl.start, to: tl.end },
+      names,
+      Object.keys(final.nodes),
+      {
+        maxLanes: 5,
+        selectedPod: web?.uid ?? '',
+        currentPods: current,
+      },
+    );
     expect(lanes).toHaveLength(5);
     expect(lanes.filter((l) => l.layer === 'node')).toHaveLength(3);
     expect(lanes.map((l) => l.id)).toEqual(expect.arrayContaining([web?.uid, api?.uid]));
   });
 
   it('only marks what happened inside the window', () => {
-    const from = T0 + 300_000;
+    const from = tl.start + 300_000;
     const lanes = buildLanes(tl.events, { from, to: tl.end }, names, Object.keys(final.nodes), {
       maxLanes: 100,
     });

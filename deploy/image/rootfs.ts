@@ -106,6 +106,9 @@ export function assembleRootfs(o: {
   copyTree(join(o.root, '.next', 'static'), join(app, '.next', 'static'));
   if (existsSync(join(o.root, 'public'))) copyTree(join(o.root, 'public'), join(app, 'public'));
   copyTree(join(o.root, 'proto'), join(app, 'proto'));
+  // The browser demo's recording (server/demo/asset.ts; GET /api/demo reads it from the cwd).
+  const demo = join(o.root, '.podscope', 'demo');
+  if (existsSync(demo)) copyTree(demo, join(app, '.podscope', 'demo'));
   cpSync(o.cliDir, join(app, 'cli'), { recursive: true });
   copyFileSync(join(o.root, 'deploy', 'image', 'entry.mjs'), join(app, 'podscope.mjs'));
 

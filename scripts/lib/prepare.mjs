@@ -1,6 +1,6 @@
 // Shared by `npm start` and `npm test`: make a fresh checkout runnable — install what is
 // missing, build when the sources changed — so both commands work as the first thing run.
-import { spawnSync, execFileSync } from 'node:child_process';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,14 +27,18 @@ export function ensureNodeModules() {
   run('npm', ['ci', '--no-audit', '--no-fund']);
 }
 
-/** A fingerprint of everything `next build` reads; with git it is cheap and exact. */
-function sourceStamp() {
+/**
+ * A fingerprint of the sources: with git it is cheap and exact. No `paths`: everything (what
+ * `next build` reads); else only what lies under those paths.
+ */
+export function sourceStamp(paths = []) {
   try {
-    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], {
-      cwd: root,
-      encoding: 'utf8',
-    });
+    const git = (args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' });
+    const head =
+      paths.length === 0
+        ? git(['rev-parse', 'HEAD']).trim()
+        : git(['rev-parse', ...paths.map((p) => `HEAD:${p}`)]).trim();
+    const dirty = git(['status', '--porcelain', '--untracked-files=all', '--', ...paths]);
     const h = createHash('sha256').update(head);
     for (const line of dirty.split('\n').filter(Boolean)) {
       const file = join(root, line.slice(3).split(' -> ').pop());
@@ -45,6 +49,32 @@ function sourceStamp() {
   } catch {
     return `nogit-${Date.now()}`;
   }
+}
+
+/** What the browser demo's recording is made from (scripts/record-demo.mjs, server/demo/asset.ts). */
+export const DEMO_SOURCES = ['lib', 'server', 'proto', 'package-lock.json'];
+
+/**
+ * Records the browser demo (`?source=demo`) unless its file was made from these sources: starts
+ * scripts/record-demo.mjs and resolves when it ends. Start it before ensureBuild(), so it runs
+ * beside `next build`. A failed recording is reported, not fatal: the demo then says it has none.
+ */
+export function ensureDemoRecording() {
+  const child = spawn(process.execPath, [join(root, 'scripts', 'record-demo.mjs'), '--if-stale'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  return new Promise((resolve) => {
+    child.on('error', (err) => {
+      log(`recording the demo failed: ${err.message}`);
+      resolve(false);
+    });
+    child.on('exit', (code, signal) => {
+      if (code !== 0)
+        log(`recording the demo failed (${code ?? signal}); ?source=demo will say so`);
+      resolve(code === 0);
+    });
+  });
 }
 
 /**

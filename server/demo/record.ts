@@ -69,14 +69,18 @@ export async function recordDemo(options: DemoRecordOptions = {}): Promise<DemoR
       seed,
       log,
     });
-    const over = new Promise<void>((resolve) => rig.driverClock.setTimer(durationMs, resolve));
+    // The workload and the drivers stop while the pump still runs: a pod applied at the last
+    // moment (a Job's run falls due with the end) and a driver's workers mid-way (a kill's grace
+    // period) need virtual time to finish; stopped after the pump, they waited for ever.
+    const over = new Promise<void>((resolve) => rig.driverClock.setTimer(durationMs, resolve))
+      .then(() => workload.stop())
+      .then(() => Promise.all(rig.nodes.map((n) => n.driver.stop())));
     await pumpUntil(rig, over, {
       // Twice the walkthroughs' step: the demo's shortest period (its back-off) is 2 s.
       stepMs: DEMO_STEP_MS,
       maxVirtualMs: durationMs + 60_000,
       maxRealMs: options.maxRealMs ?? 600_000,
     });
-    await workload.stop();
     const events = rig.store
       .range({ limit: 1_000_000 })
       .filter((e) => e.seq > initial.seq && e.t <= end);
