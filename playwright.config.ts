@@ -42,7 +42,8 @@ export default defineConfig({
     command: 'node scripts/start.mjs',
     url: `http://127.0.0.1:${port}/api/healthz`,
     reuseExistingServer: false,
-    timeout: 180_000,
+    // A first start builds the console and records the browser demo beside it (scripts/start.mjs).
+    timeout: 600_000,
     env: {
       PODSCOPE_PORT: String(port),
       PODSCOPE_DATA_DIR: dataDir,
