@@ -62,7 +62,10 @@ export async function recordDemo(options: DemoRecordOptions = {}): Promise<DemoR
   try {
     const initial = rig.engine.snapshot();
     const start = rig.clock.now();
-    const end = start + durationMs;
+    // Everything recorded falls after the snapshot's moment (a timeline file's period is
+    // (start, end], lib/timeline/file/FORMAT.md): the workload begins a millisecond later.
+    rig.clock.advance(1);
+    const end = start + 1 + durationMs;
     const workload = await startDemoWorkload({
       drivers: rig.nodes.map((n) => n.driver),
       clock: rig.driverClock,
