@@ -155,6 +155,8 @@ export async function main(argv: string[]): Promise<number> {
   );
   const quick = args.quick;
   const profileDir = dirname(args.out);
+  // Profiles are written as the suites run, before the results: their folder must exist first.
+  if (args.profile) mkdirSync(profileDir, { recursive: true });
 
   const run = async (suite: Suite, fn: () => Promise<object> | object) => {
     if (!args.only.has(suite)) return;
