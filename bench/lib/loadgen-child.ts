@@ -27,7 +27,7 @@ const due: { hb: number; churn: number; stateAt: number; stateSeq: number }[] = 
 let churnEveryMs = 0;
 let ticker: ReturnType<typeof setInterval> | undefined;
 let inFlight = 0;
-const stats = { messages: 0, events: 0, heartbeats: 0, publishErrors: 0 };
+const stats = { messages: 0, events: 0, heartbeats: 0, publishErrors: 0, lastStreamSeq: 0 };
 let lags: number[] = [];
 let lastError = '';
 
@@ -39,7 +39,8 @@ function publish(m: BusMessage): Promise<void> {
   inFlight++;
   return b
     .publish(m, 30_000)
-    .then(() => {
+    .then((ack) => {
+      stats.lastStreamSeq = Math.max(stats.lastStreamSeq, ack.streamSeq);
       stats.messages++;
       if (m.type === 'events') stats.events += m.events.length;
     })

@@ -30,6 +30,8 @@ export interface LoadStats {
   events: number;
   heartbeats: number;
   publishErrors: number;
+  /** The highest JetStream stream sequence acknowledged to it. */
+  lastStreamSeq: number;
   /** How late the generator itself ran its heartbeat and churn timers (p99, ms). */
   selfLagMsP99: number;
   cpuMs: number;

@@ -21,6 +21,7 @@
 import type { NodeSummary } from '@/server/engine/api';
 import { startNats, startPostgres } from '@/test/cluster/harness';
 import { WireDecoder } from '@/lib/timeline/wire';
+import { streamSeqOfGid } from '@/server/cluster/global';
 import { ConsoleServer } from '../lib/server';
 import { LoadGenerator } from '../lib/loadgen-process';
 import { SseReader, watchFrame, watchUrl } from '../lib/sse';
@@ -151,17 +152,21 @@ export async function benchCluster(options: ClusterOptions = {}) {
     while (sub.snapshots === 0) await sub.pump(60_000);
     const grown = await ingestGen.grow(100);
     log(`  ingest: 100 nodes published their first relists (${grown.events} events)`);
-    const caughtUp = async (want: number, limitMs: number) => {
+    // Through when PostgreSQL holds every event published and the subscriber's position (its
+    // last event id, a global id) has reached the last message's stream sequence — a resume that
+    // restarts from a snapshot carries events inside the state, so counting events would not do.
+    const caughtUp = async (want: { events: number; lastStreamSeq: number }, limitMs: number) => {
       const t0 = Date.now();
+      const at = () => (sub.lastId === undefined ? 0 : streamSeqOfGid(Number(sub.lastId)));
       while (Date.now() - t0 < limitMs) {
         await sub.pump(500);
-        if (sub.events >= want && (await pgCount(dbUrl)) >= want) return Date.now();
+        if (at() >= want.lastStreamSeq && (await pgCount(dbUrl)) >= want.events) return Date.now();
       }
       throw new Error(
-        `the pipeline did not catch up within ${limitMs / 1000} s: subscriber ${sub.events}, PostgreSQL ${await pgCount(dbUrl)}, published ${want}`,
+        `the pipeline did not catch up within ${limitMs / 1000} s: subscriber at stream seq ${at()}, PostgreSQL ${await pgCount(dbUrl)} events; published ${want.events} events up to stream seq ${want.lastStreamSeq}`,
       );
     };
-    await caughtUp(grown.events, 300_000);
+    await caughtUp(grown, 300_000);
     const windowS = options.ingestWindowS ?? 20;
     const e0 = sub.events;
     const t0 = Date.now();
@@ -170,7 +175,7 @@ export async function benchCluster(options: ClusterOptions = {}) {
       await sub.pump(0);
     const flooded = await flooding;
     const published = flooded.events - grown.events;
-    const t1 = await caughtUp(flooded.events, 300_000);
+    const t1 = await caughtUp(flooded, 300_000);
     const ingestRate = published / ((t1 - t0) / 1000);
     log(
       `  ingest: ${published} events in ${windowS} s published, through to PostgreSQL and the subscriber after ${round((t1 - t0) / 1000, 1)} s: ${Math.round(ingestRate)} events/s`,
@@ -183,6 +188,7 @@ export async function benchCluster(options: ClusterOptions = {}) {
       through_s: round((t1 - t0) / 1000, 1),
       publish_rate: Math.round(published / windowS),
       subscriber_events: sub.events - e0,
+      subscriber_snapshots: sub.snapshots,
       subscriber_resumes: sub.resumes,
       subscriber_reconnects: sub.ended,
       generator_cpu_pct: round(((flooded.cpuMs - grown.cpuMs) / (windowS * 1000)) * 100, 1),
@@ -241,10 +247,10 @@ export async function benchCluster(options: ClusterOptions = {}) {
     for (const n of options.ladder ?? [1_000, 2_500, 5_000, 7_500, 10_000]) {
       await gen.churn(0);
       const g = await gen.grow(n);
-      // The new nodes' first relists through to the subscriber before measuring (every event
-      // this generator published arrives on the watcher, which opened before it published).
+      // The new nodes' first relists through to the subscriber before measuring.
       const catchUp = Date.now();
-      while (watcher.events < g.events && Date.now() - catchUp < 600_000) await watcher.pump(1_000);
+      const at = () => (watcher.lastId === undefined ? 0 : streamSeqOfGid(Number(watcher.lastId)));
+      while (at() < g.lastStreamSeq && Date.now() - catchUp < 600_000) await watcher.pump(1_000);
       await gen.churn(30_000);
       watcher.lags = [];
       const cpu0 = b.cpuMs();
