@@ -141,15 +141,10 @@ describe('liveness probe', () => {
     runtime.execResults = () => fileMissing;
     runtime.behaviourFor = () => ({ onTerm: 143 });
     await driver.apply(
-      pod(
-        'web',
-        [
-          {
-            name: 'app',
-            image: BUSYBOX,
-            livenessProbe: { ...catReady, periodSeconds: 10, failureThreshold: 3 },
-          },
-        ],
+      app(
+        {
+          livenessProbe: { ...catReady, periodSeconds: 10, failureThreshold: 3 },
+        },
         { terminationGracePeriodSeconds: 20 },
       ),
     );
@@ -193,20 +188,15 @@ describe('liveness probe', () => {
     const { driver, runtime, clock, notes } = setup();
     runtime.execResults = () => ({ exitCode: 1 });
     await driver.apply(
-      pod(
-        'web',
-        [
-          {
-            name: 'app',
-            image: BUSYBOX,
-            livenessProbe: {
-              ...catReady,
-              periodSeconds: 1,
-              failureThreshold: 1,
-              terminationGracePeriodSeconds: 3,
-            },
+      app(
+        {
+          livenessProbe: {
+            ...catReady,
+            periodSeconds: 1,
+            failureThreshold: 1,
+            terminationGracePeriodSeconds: 3,
           },
-        ],
+        },
         { terminationGracePeriodSeconds: 30 },
       ),
     );
@@ -473,15 +463,10 @@ describe('postStart hook', () => {
     runtime.execResults = () => ({ exitCode: 1, stderr: 'no config\n' });
     runtime.behaviourFor = () => ({ onTerm: 143 });
     const applied = await driver.apply(
-      pod(
-        'web',
-        [
-          {
-            name: 'app',
-            image: BUSYBOX,
-            lifecycle: { postStart: { exec: { command: ['sh', '-c', 'exit 1'] } } },
-          },
-        ],
+      app(
+        {
+          lifecycle: { postStart: { exec: { command: ['sh', '-c', 'exit 1'] } } },
+        },
         { terminationGracePeriodSeconds: 10 },
       ),
     );
@@ -547,16 +532,11 @@ describe('spec checks', () => {
   it('lists spec fields it does not implement as a warning on the pod', async () => {
     const { driver, notes } = setup();
     const applied = await driver.apply(
-      pod(
-        'web',
-        [
-          {
-            name: 'app',
-            image: BUSYBOX,
-            volumeMounts: [{ name: 'data', mountPath: '/data' }],
-            readinessProbe: { grpc: { port: 9000 }, periodSeconds: 5 },
-          },
-        ],
+      app(
+        {
+          volumeMounts: [{ name: 'data', mountPath: '/data' }],
+          readinessProbe: { grpc: { port: 9000 }, periodSeconds: 5 },
+        },
         {
           volumes: [{ name: 'data', emptyDir: {} }],
           dnsPolicy: 'ClusterFirst',
