@@ -150,6 +150,22 @@ async function startEmbeddedRuntime(config: Config): Promise<PodscopeRuntime> {
       const cluster = sim;
       stops.push(() => cluster.stop());
     }
+    // The demo's drivers before the engine: the engine subscribes to its providers' changes
+    // (probe results, the kubelet's events) when it is made, so they must be there by then.
+    const workload =
+      sim && config.sim.demo
+        ? await startSimWorkload(sim, {
+            seed: config.sim.seed,
+            runAfterSeq: latest,
+            log,
+            maxContainerRestartPeriodMs: (node) =>
+              maxContainerRestartPeriodFor(config.crashLoopBackOff, node),
+          })
+        : undefined;
+    if (workload) {
+      providers.push(...workload.hints);
+      stops.unshift(() => workload.stop());
+    }
     const engine = new Engine({
       store: engineStore(store),
       timings: config.periods,
@@ -175,17 +191,6 @@ async function startEmbeddedRuntime(config: Config): Promise<PodscopeRuntime> {
 
     if (sim) {
       for (const node of sim.nodes) engine.addNode(node.name, node.endpoint, true);
-      if (config.sim.demo) {
-        const workload = await startSimWorkload(sim, {
-          seed: config.sim.seed,
-          runAfterSeq: latest,
-          log,
-          maxContainerRestartPeriodMs: (node) =>
-            maxContainerRestartPeriodFor(config.crashLoopBackOff, node),
-        });
-        providers.push(...workload.hints);
-        stops.unshift(() => workload.stop());
-      }
     } else {
       for (const n of config.nodes) engine.watch(n.name, n.endpoint, n.lab);
     }
