@@ -51,7 +51,9 @@ describe('rendered diagram', () => {
 
   it('speaks Chinese in its labels and keeps Kubernetes terms as they are', () => {
     const svg = render('zh-CN', 120_000);
-    expect(svg).toContain(`aria-label="节点 ${demoTimeline().nodes[0]}：Ready=True`);
+    // The accessible name is the title (no aria-label beside it: scene.ts).
+    expect(svg).toContain(`<title>节点 ${demoTimeline().nodes[0]}：Ready=True`);
+    expect(svg).not.toContain('aria-label="节点');
     expect(svg).toContain('CrashLoopBackOff');
   });
 });

@@ -3,9 +3,14 @@
  * Incident marks on the timeline's axis (its one hook into the timeline): the annotations of a
  * saved timeline — diamonds that jump to their moment and select their entity — or, in the live
  * console, the marked period as a band between its start and end flags.
+ *
+ * The diamonds sit inside the scrubber, an ARIA slider, which holds no other controls: they are a
+ * pointer shortcut, hidden from assistive technology and out of the tab order. The same jumps
+ * are the buttons of the annotation list beside the timeline (AnnotationList.tsx), reachable
+ * from the keyboard and named there.
  */
 import { useTranslations } from 'next-intl';
-import type { KeyboardEvent, PointerEvent } from 'react';
+import type { PointerEvent } from 'react';
 import { useCluster } from '@/components/data/ClusterProvider';
 import { inertText, type TimelineAnnotation } from '@/lib/timeline/file';
 import { useMarks } from './marks-store';
@@ -41,15 +46,9 @@ function AnnotationMarkers({
     actions.seek(a.t);
     if (a.entity) actions.select(a.entity);
   };
-  const onKey = (a: TimelineAnnotation) => (e: KeyboardEvent) => {
-    if (e.key !== 'Enter' && e.key !== ' ') return;
-    e.preventDefault();
-    e.stopPropagation();
-    open(a);
-  };
   const size = Math.min(6, height / 3);
   return (
-    <g className="ps-inc-markers" data-testid="annotation-markers">
+    <g className="ps-inc-markers" data-testid="annotation-markers" aria-hidden="true">
       {annotations.map((a, i) => {
         // The scale clamps: a note at the very end of the period sits at the end of the track.
         const label = t('annotation', { time: moment(a.t), text: inertText(a.text, { max: 120 }) });
@@ -58,16 +57,12 @@ function AnnotationMarkers({
             key={`${a.t}-${i}`}
             className="ps-inc-marker"
             transform={`translate(${x(a.t)} ${size + 1})`}
-            role="button"
-            tabIndex={0}
-            aria-label={label}
             data-testid="annotation-marker"
             onPointerDown={keepFromTrack}
             onClick={(e) => {
               e.stopPropagation();
               open(a);
             }}
-            onKeyDown={onKey(a)}
           >
             <title>{label}</title>
             <path d={`M0 ${-size} L${size} 0 L0 ${size} L${-size} 0 Z`} />

@@ -55,6 +55,7 @@ export function WalkthroughStage({
 }) {
   const t = useTranslations('learn.walkthrough.page');
   const tl = useTranslations('learn');
+  const tp = useTranslations('ui.panel');
   const { actions, selection, state, ready } = useCluster();
   const reduced = useReducedMotion();
   const [, updateProgress] = useProgress();
@@ -239,7 +240,14 @@ export function WalkthroughStage({
         <Diagram maxZoom={2} />
       </main>
       <div id="ps-panel" className="ps-side">
-        {selection ? <EntityPanel /> : <p className="ps-learn-panel-hint">{t('panelHint')}</p>}
+        {selection ? (
+          <EntityPanel />
+        ) : (
+          // The same landmark the panel is once something is selected.
+          <aside className="ps-panel" aria-label={tp('label')}>
+            <p className="ps-learn-panel-hint">{t('panelHint')}</p>
+          </aside>
+        )}
       </div>
       <div className="ps-bottom">
         <Timeline />

@@ -29,7 +29,7 @@ export function ContainerPill({ pill, ctx }: { pill: PillLayout; ctx: SceneConte
       data-state={pill.state}
       {...(pill.readiness ? { 'data-ready': pill.readiness } : {})}
       {...(pill.reason ? { 'data-reason': pill.reason } : {})}
-      {...itemProps(ctx, pill.id, 3, label)}
+      {...itemProps(ctx, pill.id, 3)}
     >
       <title>{label}</title>
       <rect

@@ -35,7 +35,7 @@ export function NodeCard({ node, ctx }: { node: NodeLayout; ctx: SceneContext })
       data-layer="node"
       data-id={node.id}
       data-state={node.state}
-      {...itemProps(ctx, node.id, 1, label)}
+      {...itemProps(ctx, node.id, 1)}
       aria-expanded={ctx.detail !== 'summary'}
     >
       <title>{label}</title>

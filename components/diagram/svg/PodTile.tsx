@@ -35,7 +35,7 @@ export function PodTile({ pod, ctx }: { pod: PodLayout; ctx: SceneContext }) {
       data-id={pod.id}
       data-state={pod.state}
       {...(p.status.reason ? { 'data-reason': p.status.reason } : {})}
-      {...itemProps(ctx, pod.id, 2, label)}
+      {...itemProps(ctx, pod.id, 2)}
     >
       <title>{label}</title>
       <rect

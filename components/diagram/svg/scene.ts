@@ -16,13 +16,19 @@ export interface SceneContext {
   onFocus: (id: string) => void;
 }
 
-/** Props shared by focusable entity groups (tree items with a roving tab stop). */
-export function itemProps(ctx: SceneContext, id: string, level: 1 | 2 | 3, label: string) {
+/**
+ * Props shared by focusable entity groups (tree items with a roving tab stop). Their accessible
+ * name is their `<title>` child (SVG-AAM: an SVG element without aria-label is named by its
+ * title), which is also the hover tooltip — one text, and one that holds the visible label. An
+ * aria-label beside it would say the same thing a second time, and the label-in-name check
+ * (WCAG 2.5.3) would then read the title, the entity's own label and its children's texts as
+ * its visible text.
+ */
+export function itemProps(ctx: SceneContext, id: string, level: 1 | 2 | 3) {
   return {
     role: 'treeitem',
     'aria-level': level,
     'aria-selected': ctx.selected === id,
-    'aria-label': label,
     tabIndex: ctx.focusId === id ? 0 : -1,
     onClick: (e: { stopPropagation(): void }) => {
       e.stopPropagation();
