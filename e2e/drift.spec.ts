@@ -12,7 +12,8 @@
  * The runtime side is made straight on the node's CRI socket, as a kubelet would. Checked in
  * Chromium: the Drift tab lists each with its explanation (English, and once in Chinese), the
  * drifting pods carry the ≠ badge in the diagram, a row selects its entity and the panel's drift
- * list shows it; usable on a phone. Screenshots go to test-results/screenshots/.
+ * list shows it; usable on a phone; no axe violation with the tab open (e2e/support/axe.ts).
+ * Screenshots go to test-results/screenshots/.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { join } from 'node:path';
 import { CriClient } from '@/server/cri/client';
 import type { SandboxSpec } from '@/server/cri/types';
 import { FakeApiServer } from '../test/fake-apiserver';
+import { expectAccessible } from './support/axe';
 import { startConsoleServer, type ConsoleServer } from './support/console-server';
 
 const PORT = Number(process.env.E2E_DRIFT_PORT ?? 3109);
@@ -298,6 +300,7 @@ test('the Drift tab lists each disagreement with why, and the drifting pods and 
     .evaluate((el) => {
       el.scrollTop = 0;
     });
+  await expectAccessible(page, '/en with the Drift tab open, a drifting pod selected');
   mkdirSync(SHOTS, { recursive: true });
   const path = join(SHOTS, 'drift-en-1440x900.png');
   await page.screenshot({ path });
@@ -325,6 +328,7 @@ test('in Chinese: the tab, the kinds and the explanations', async ({ page }, inf
   await expect(container.getByTestId('drift-list')).toContainText(
     /API 服务器仍显示 checkout 为 Waiting: ContainerCreating；运行时中它在 \d+ 秒前已变为 Running。/,
   );
+  await expectAccessible(page, '/zh-CN with the Drift tab open, a drifting container selected');
   mkdirSync(SHOTS, { recursive: true });
   const path = join(SHOTS, 'drift-zh-CN-1440x900.png');
   await page.screenshot({ path });
