@@ -149,17 +149,16 @@ export class SyntheticNode {
     return this.messages(b, now);
   }
 
+  /** What every KV entry of the node starts with: who, which run, how far, when. */
+  private head(now: number) {
+    const { cluster, name: node, epoch, seq } = this;
+    return { v: ENVELOPE_VERSION, cluster, node, epoch, seq, t: now } as const;
+  }
+
   /** The node's latest full state (KV), as the agent puts it when it changed. */
   state(now: number): NodeState {
-    return {
-      v: ENVELOPE_VERSION,
-      cluster: this.cluster,
-      node: this.name,
-      epoch: this.epoch,
-      seq: this.seq,
-      t: now,
-      view: JSON.parse(this.rename(this.templates.views[this.at] as string)) as NodeView,
-    };
+    const view = JSON.parse(this.rename(this.templates.views[this.at] as string)) as NodeView;
+    return { ...this.head(now), view };
   }
 
   private rename(json: string): string {
@@ -170,12 +169,7 @@ export class SyntheticNode {
 
   heartbeat(now: number): Heartbeat {
     return {
-      v: ENVELOPE_VERSION,
-      cluster: this.cluster,
-      node: this.name,
-      epoch: this.epoch,
-      seq: this.seq,
-      t: now,
+      ...this.head(now),
       instance: { host: 'bench-loadgen', pid: process.pid, endpoint: `synthetic://${this.name}` },
       dropped: 0,
     };
