@@ -51,3 +51,25 @@ export interface HintProvider {
 
 /** A timeline K8s event before the recorder numbers it. */
 export type NewK8sEvent = Omit<K8sEvent, 'seq'>;
+
+/** The pods this node's kubelet syncs, as the providers that know (podsOn) say; undefined when none says. */
+export function admittedPods(
+  providers: readonly HintProvider[],
+  node: string,
+): Set<string> | undefined {
+  const knowing = providers.filter((p) => p.podsOn !== undefined);
+  if (knowing.length === 0) return undefined;
+  return new Set(knowing.flatMap((p) => p.podsOn?.(node) ?? []));
+}
+
+/** An admitted pod's name and namespace, from the spec of a provider that admits pods. */
+export function admittedPodName(
+  providers: readonly HintProvider[],
+  uid: string,
+): { name: string; namespace: string } | undefined {
+  for (const p of providers) {
+    const meta = p.podsOn ? p.specFor?.(uid)?.metadata : undefined;
+    if (meta?.name) return { name: meta.name, namespace: meta.namespace ?? 'default' };
+  }
+  return undefined;
+}

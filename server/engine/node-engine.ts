@@ -26,13 +26,20 @@ import { reduce } from '@/lib/timeline/reducer';
 import { own, type ClusterState, type NodeView } from '@/lib/timeline/state';
 import type { LogFn, LogLevel } from '@/server/log';
 import { DueDeadlines } from './due';
-import type { HintProvider } from './hints';
+import { admittedPodName, admittedPods, type HintProvider } from './hints';
 import type { EngineMetrics } from './metrics';
 import { NodeStatus } from './node-status';
 import { NodeWatcher, type Clock, type RelistOutcome, type WatcherSink } from './node-watcher';
 import { PodDeriver } from './pod-deriver';
-import { causeOf, numberTransitions, runtimePodOf, withSeq } from './relist-events';
+import {
+  causeOf,
+  numberTransitions,
+  relistFailedEvents,
+  runtimePodOf,
+  withSeq,
+} from './relist-events';
 import { UsageSampler } from './usage-sampler';
+import { watcherReports } from './watcher-reports';
 import type { RuntimeClient, RuntimeStatusReport } from './runtime-client';
 import { DEFAULT_ENGINE_TIMINGS, nodeTimings, type EngineTimings } from './timings';
 
@@ -226,11 +233,13 @@ export class NodeEngine {
     const view = this.view();
     if (!view) return;
     const records = this.watcher.records();
-    const admitted = this.admitted();
+    const admitted = admittedPods(this.options.providers ?? [], this.name);
     const events: UnsequencedEvent[] = [];
     for (const uid of uids) {
       const previous = own(view.pods, uid);
-      const named = previous ?? (admitted?.has(uid) ? this.admittedName(uid) : undefined);
+      const named =
+        previous ??
+        (admitted?.has(uid) ? admittedPodName(this.options.providers ?? [], uid) : undefined);
       if (!named) continue;
       const runtime = runtimePodOf(records, uid, named);
       if (admitted && isEmpty(runtime) && !admitted.has(uid)) {
@@ -269,27 +278,10 @@ export class NodeEngine {
     statusRead: (_node, at, status, error) => this.onStatus(at, status, error),
     connected: (node, info: RuntimeInfo) =>
       this.emit([{ kind: 'node', type: 'NodeUpdated', node, t: this.clock.now(), runtime: info }]),
-    modeChanged: (node, mode, reason) => {
-      if (mode === 'polling')
-        this.options.metrics?.eventStreamFallbacks.inc({
-          node,
-          reason: reason.split(':')[0] ?? reason,
-        });
-      this.log(
-        `${node}: ${mode === 'events' ? 'using GetContainerEvents' : 'polling'} (${reason})`,
-      );
-    },
-    skippedTick: (node) => this.options.metrics?.skippedTicks.inc({ node }),
-    inspectFailed: (node, id, error) => {
-      this.options.metrics?.inspectErrors.inc({ node });
-      // NOT_FOUND: it was removed between the list and the inspection, an everyday race on a busy
-      // node (the next relist records it gone). Anything else is worth a line.
-      if ((error as { notFound?: unknown }).notFound === true) return;
-      this.log(
-        `${node}: inspecting ${id} failed, keeping the old record: ${error.message}`,
-        'warn',
-      );
-    },
+    ...watcherReports(
+      () => this.options.metrics,
+      (line, level) => this.log(line, level),
+    ),
   };
 
   private onStatus(at: number, status: RuntimeStatusReport | undefined, error?: Error): void {
@@ -298,36 +290,9 @@ export class NodeEngine {
   }
 
   private onRelistFailed(at: number, error: Error, first: boolean): void {
-    const node = this.name;
-    this.options.metrics?.relistErrors.inc({ node });
-    const events: UnsequencedEvent[] = [];
-    const view = this.view();
-    if (first) {
-      events.push({
-        kind: 'cri',
-        type: 'RelistFailed',
-        source: 'relist',
-        node,
-        t: at,
-        detail: { error: error.message.slice(0, 500) },
-      });
-      this.log(`${node}: relist failed: ${error.message}`, 'warn');
-    }
-    if (view && (view.health.connected || first)) {
-      events.push({
-        kind: 'node',
-        type: 'NodeUpdated',
-        node,
-        t: at,
-        health: {
-          ...view.health,
-          connected: false,
-          lastError: error.message.slice(0, 500),
-          lastErrorAt: at,
-        },
-      });
-    }
-    this.emit(events);
+    this.options.metrics?.relistErrors.inc({ node: this.name });
+    if (first) this.log(`${this.name}: relist failed: ${error.message}`, 'warn');
+    this.emit(relistFailedEvents(this.view(), this.name, at, error, first));
     this.evaluate(at);
   }
 
@@ -368,10 +333,10 @@ export class NodeEngine {
     const due = this.duePods(t);
     const again = this.followUp;
     this.followUp = new Set(o.touched);
-    const admitted = this.admitted();
+    const admitted = admittedPods(this.options.providers ?? [], this.name);
     for (const uid of new Set([...o.touched, ...due, ...again])) {
       const previous = own(this.view()?.pods ?? {}, uid);
-      const named = previous ?? this.admittedName(uid);
+      const named = previous ?? admittedPodName(this.options.providers ?? [], uid);
       const runtime =
         o.pods.get(uid) ??
         (admitted?.has(uid) && named
@@ -404,21 +369,6 @@ export class NodeEngine {
     // Pods derived with the old clock offset compared times wrongly: derive them all again.
     if (clockMoved) this.rederive(new Set(Object.keys(this.view()?.pods ?? {})));
     this.evaluate(t);
-  }
-
-  /** The pods this node's kubelet (a provider with podsOn) syncs; undefined when no provider says. */
-  private admitted(): Set<string> | undefined {
-    const providers = (this.options.providers ?? []).filter((p) => p.podsOn !== undefined);
-    if (providers.length === 0) return undefined;
-    return new Set(providers.flatMap((p) => p.podsOn?.(this.name) ?? []));
-  }
-
-  private admittedName(uid: string): { name: string; namespace: string } | undefined {
-    for (const p of this.options.providers ?? []) {
-      const meta = p.podsOn ? p.specFor?.(uid)?.metadata : undefined;
-      if (meta?.name) return { name: meta.name, namespace: meta.namespace ?? 'default' };
-    }
-    return undefined;
   }
 
   private duePods(now: number): string[] {

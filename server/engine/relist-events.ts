@@ -6,7 +6,7 @@
 import type { RuntimeCondition, RuntimePodStatus } from '@/lib/kubelet/runtime';
 import type { RuntimeContainer, RuntimeSandbox } from '@/lib/kubelet/runtime';
 import type { CriEvent, UnsequencedEvent } from '@/lib/timeline/events';
-import type { PodView } from '@/lib/timeline/state';
+import type { NodeView, PodView } from '@/lib/timeline/state';
 import type { Transition } from './diff';
 import type { RelistOutcome } from './node-watcher';
 
@@ -96,4 +96,37 @@ export function runtimePodOf(
       return owner === uid;
     }),
   };
+}
+
+/**
+ * A failed relist as events: RelistFailed on the first failure of a run of them, and the node's
+ * health turning disconnected (once, or again on a first failure) with the error.
+ */
+export function relistFailedEvents(
+  view: NodeView | undefined,
+  node: string,
+  at: number,
+  error: Error,
+  first: boolean,
+): UnsequencedEvent[] {
+  const events: UnsequencedEvent[] = [];
+  const message = error.message.slice(0, 500);
+  if (first)
+    events.push({
+      kind: 'cri',
+      type: 'RelistFailed',
+      source: 'relist',
+      node,
+      t: at,
+      detail: { error: message },
+    });
+  if (view && (view.health.connected || first))
+    events.push({
+      kind: 'node',
+      type: 'NodeUpdated',
+      node,
+      t: at,
+      health: { ...view.health, connected: false, lastError: message, lastErrorAt: at },
+    });
+  return events;
 }
