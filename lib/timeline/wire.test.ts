@@ -225,4 +225,25 @@ describe('lean wire', () => {
       dec.decode({ type: 'wire', v: 1, s: 1, e: [{ k: 'cri:RelistFailed', n: 'a', z: 1 }] }),
     ).toThrow(/unknown field/);
   });
+
+  it('refuses a passed-through field that would replace a checked one or reach the prototype', () => {
+    const frame = (extra: string) =>
+      JSON.parse(
+        `{"type":"wire","v":1,"s":1,"e":[{"k":"cri:RelistFailed","n":"a","q":7,${extra}}]}`,
+      ) as unknown;
+    // A long key is an encoder's pass-through; it may not overwrite the seq read from `q` …
+    expect(() => new WireDecoder().decode(frame('"seq":"not a number"'))).toThrow(/given twice/);
+    expect(() => new WireDecoder().decode(frame('"node":"b"'))).toThrow(/given twice/);
+    // … nor, as JSON.parse makes it an own key, set the decoded event's prototype.
+    expect(() => new WireDecoder().decode(frame('"__proto__":{"polluted":true}'))).toThrow(
+      /not allowed/,
+    );
+    expect(() => new WireDecoder().decode(frame('"w":{"i":"x","__proto__":{}}'))).toThrow(
+      /not allowed/,
+    );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // An ordinary pass-through field still arrives.
+    const [e] = new WireDecoder().decode(frame('"message":"deadline exceeded"'));
+    expect((e as unknown as Record<string, unknown>).message).toBe('deadline exceeded');
+  });
 });

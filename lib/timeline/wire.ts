@@ -209,6 +209,18 @@ function mapStatus(
   return out;
 }
 
+/**
+ * A field the encoder passed through under its own (long) name, set on the decoded object. It may
+ * not replace a field the decoder has already read and checked (`seq`, `node`, `why`, …), nor be a
+ * name that reaches the object's prototype.
+ */
+function carry(target: Record<string, unknown>, key: string, value: unknown, where: string): void {
+  if (key === '__proto__' || key === 'constructor' || key === 'prototype')
+    throw new WireError(`${where}: field "${key}" is not allowed`);
+  if (Object.hasOwn(target, key)) throw new WireError(`${where}: field "${key}" given twice`);
+  target[key] = value;
+}
+
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
 
@@ -454,7 +466,7 @@ export class WireDecoder {
       }
       w.inputs = inputs;
     }
-    for (const k of Object.keys(raw)) if (k.length > 1) w[k] = raw[k];
+    for (const k of Object.keys(raw)) if (k.length > 1) carry(w, k, raw[k], 'explanation');
     return w as unknown as Explanation;
   }
 
@@ -498,7 +510,7 @@ export class WireDecoder {
       e.patch = { ...o.P, whyPhase: this.why(o.P.whyPhase) };
     }
     for (const k of Object.keys(o)) {
-      if (k.length > 1) e[k] = o[k];
+      if (k.length > 1) carry(e, k, o[k], `event ${i}`);
       else if (!KNOWN_SHORT.has(k)) throw new WireError(`event ${i}: unknown field "${k}"`);
     }
     return e as unknown as TimelineEvent;
