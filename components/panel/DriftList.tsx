@@ -12,7 +12,11 @@ export function DriftList({ drift }: { drift: readonly Drift[] }) {
   // "N s ago" as of the moment shown, not as recorded (as in the drift view).
   const { t: now } = useCluster();
   return (
-    <section className="ps-section ps-drift-list" data-testid="drift-list" aria-label={t('title')}>
+    <section
+      className="ps-section ps-drift-list"
+      data-testid="drift-list"
+      aria-label={t('panelLabel')}
+    >
       <h3>
         {t('title')} <span className="ps-muted">{t('count', { count: drift.length })}</span>
       </h3>

@@ -45,7 +45,8 @@ export function BottomPane() {
   };
 
   return (
-    <div className="ps-bottom-pane has-tabs">
+    // A landmark of its own: the tab bar sits outside the log's and the drift list's.
+    <section className="ps-bottom-pane has-tabs" aria-label={t('drift.tabsLabel')}>
       <div
         className="ps-bottom-tabs"
         role="tablist"
@@ -92,6 +93,6 @@ export function BottomPane() {
           <DriftView nodes={nodes} now={now} selected={selection} onSelect={actions.select} />
         )}
       </div>
-    </div>
+    </section>
   );
 }
