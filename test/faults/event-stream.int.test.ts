@@ -16,8 +16,15 @@ afterEach(async () => {
 const RELIST_MS = 200;
 const FULL_RELIST_MS = 3_000;
 
+/**
+ * Seen from the runtime: a container of the pod has a CRI id. (The kubelet stand-in's hints show a
+ * pod it syncs before the runtime has a sandbox for it — Pending, ContainerCreating — which is not
+ * what these tests time.)
+ */
 const seen = (r: Rig, name: string) =>
-  Object.values(r.engine.snapshot().nodes['node-a']?.pods ?? {}).some((p) => p.name === name);
+  Object.values(r.engine.snapshot().nodes['node-a']?.pods ?? {}).some(
+    (p) => p.name === name && (p.status.containerStatuses ?? []).some((c) => !!c.containerID),
+  );
 
 /** Applies a pod and returns how long (wall ms) until the engine has recorded it. */
 async function latencyOf(r: Rig, name: string, limitMs: number): Promise<number> {

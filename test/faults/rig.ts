@@ -117,7 +117,9 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     store: engineStore(store),
     timings: { ...TIMINGS, ...options.timings },
     clock,
-    providers: options.hints === false ? [] : [driver.hints],
+    // The driver's reason cache, not its node posting: these faults are Podscope watching a
+    // runtime it alone judges (read-only), so node contact comes from the runtime's answers.
+    providers: options.hints === false ? [] : [{ ...driver.hints, kubeletPostedAt: undefined }],
     dial: (e) => wrap(criRuntime(e, { timeoutMs: options.timeoutMs ?? 2000 })),
     log: (line) => logs.push(line),
   });
