@@ -33,8 +33,9 @@ for (const locale of ['en', 'zh-CN'] as const) {
     const question = (page: Page) => page.getByTestId('question');
     const state = (page: Page, s: string) =>
       page.locator(`[data-answer-machine] [data-state="${s}"]`);
+    // A pod tile is named by its <title> (its text), not by an aria-label.
     const pod = (page: Page, name: string) =>
-      page.locator(`.ps-learn-stage [data-layer="pod"][aria-label*="${name}"]`);
+      page.locator('.ps-learn-stage [data-layer="pod"]').filter({ hasText: name });
 
     test('the CNI not ready: the node is NotReady, the new pod has no sandbox', async ({
       page,
