@@ -91,7 +91,9 @@ export async function benchLatency(options: LatencyOptions = {}): Promise<Latenc
       const pause = seededSleep(node === 'bench-001' ? 7 : 11);
       for (let i = 0; i < samples; i++) {
         const slot = i % (PODS * CONTAINERS);
-        watch.take();
+        // Frames before this sample are read through, not dropped: the wire decoder follows
+        // the whole stream (a status diff names a container an earlier frame sent).
+        for (const f of watch.take()) watchFrame(f, decoder);
         const s = await sample(page, sim, node, slot);
         if (s === undefined) {
           missed++;
