@@ -101,7 +101,13 @@ interface Args {
   out: string;
 }
 
-function parseArgs(argv: string[]): Args {
+const USAGE = `npm run bench -- [--only SUITE,…] [--quick] [--profile] [--out FILE]
+  --only     run these suites only (${SUITES.join(', ')})
+  --quick    shorter windows, fewer repetitions
+  --profile  also write CPU profiles of the server and of Chromium beside the results
+  --out      where the results JSON goes (default bench/results/latest.json)`;
+
+function parseArgs(argv: string[]): Args | 'help' {
   const args: Args = {
     only: new Set(SUITES),
     quick: false,
@@ -110,6 +116,7 @@ function parseArgs(argv: string[]): Args {
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
+    if (a === '--help' || a === '-h') return 'help';
     if (a === '--quick') args.quick = true;
     else if (a === '--profile') args.profile = true;
     else if (a === '--only' || a === '--out') {
@@ -123,7 +130,7 @@ function parseArgs(argv: string[]): Args {
             throw new Error(`unknown suite "${n}" (${SUITES.join(', ')})`);
         args.only = new Set(names as Suite[]);
       }
-    } else throw new Error(`unknown argument "${a}"`);
+    } else throw new Error(`unknown argument "${a}"\n${USAGE}`);
   }
   return args;
 }
@@ -131,7 +138,17 @@ function parseArgs(argv: string[]): Args {
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 export async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv);
+  let args: ReturnType<typeof parseArgs>;
+  try {
+    args = parseArgs(argv);
+  } catch (err) {
+    process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
+  if (args === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const started = Date.now();
   const results: Record<ResultKey, number | null> = Object.fromEntries(
     RESULT_KEYS.map((k) => [k, null]),
