@@ -19,87 +19,35 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { containerBackoff, newBackoff, type BackoffState } from '@/lib/kubelet/backoff';
-import type { SyncError } from '@/lib/kubelet/runtime';
 import { KUBELET_DEFAULTS } from '@/lib/kubelet/timings';
-import { LABELS } from '@/lib/kubelet/runtime';
-import type { HintProvider, PodHints } from '@/server/engine/hints';
+import type { HintProvider } from '@/server/engine/hints';
 import { logFn, rootLogger } from '@/server/log';
-import { systemClock, type DriverClock, type DriverTimer } from './clock';
-import { ConfigStore, type ConfigData } from './env';
+import { ActivityMeter } from './activity';
+import { ApiLink } from './api-link';
+import { systemClock, type DriverClock } from './clock';
+import { driverHints } from './driver-hints';
+import {
+  DriverError,
+  REMOVAL_DELAY_MS,
+  type DriverOptions,
+  type DriverPod,
+} from './driver-options';
+import { ConfigStore } from './env';
+import { EvictionManager } from './eviction';
 import { ImageManager } from './images';
 import type { DriverEvent, DriverNote } from './notes';
-import { fingerprintOf, PodWorker, type WorkerPhase } from './pod-worker';
-import { socketNetwork, type ProbeNetwork } from './probes/network';
+import { PodWorker } from './pod-worker';
+import { socketNetwork } from './probes/network';
+import { DriverRelist } from './relist';
 import type { DriverRuntime } from './runtime';
 import { RuntimeState } from './runtime-state';
-import { ApiLink } from './api-link';
-import { EvictionManager } from './eviction';
 import { checkMutable, DriverRefusedError } from './safety';
 import { defaultPod, uidGenerator } from './spec';
-import { noteToTimelineEvent } from './timeline-events';
 import { unsupportedFields, unsupportedWarning } from './unsupported';
 
 export type { DriverEvent, DriverNote } from './notes';
-
-/** Podscope's own: stopped containers of a deleted pod stay this long before removal (see pod-worker.ts). */
-const REMOVAL_DELAY_MS = 2_000;
-
-export interface DriverOptions {
-  client: DriverRuntime;
-  /** The node name (spec.nodeName of applied pods; also the default seed of generated uids). */
-  node: string;
-  clock?: DriverClock;
-  /** Multiplies every back-off period; 1 = the kubelet's own. */
-  backoffScale?: number;
-  /**
-   * The node's crashLoopBackOff.maxContainerRestartPeriod (KubeletCrashLoopBackOffMax): the container
-   * back-off's maximum, 1 s–300 s (default 300 s), before `backoffScale`.
-   */
-  maxContainerRestartPeriodMs?: number;
-  /** The endpoint is a disposable lab runtime the driver may change even though it is not the simulator. */
-  lab?: boolean;
-  /** Run pods that do not say otherwise in the node's network namespace (default true: no CNI needed). */
-  hostNetwork?: boolean;
-  /** ConfigMaps / Secrets that "exist", by "namespace/name". */
-  configMaps?: Readonly<Record<string, ConfigData>>;
-  secrets?: Readonly<Record<string, ConfigData>>;
-  relistMs?: number;
-  periodicSyncMs?: number;
-  /** Stopped containers of a deleted pod stay this long (clock ms) before removal; default 2 s. */
-  removalDelayMs?: number;
-  /**
-   * Where container logs go: each sandbox gets `<logRoot>/<namespace>_<name>_<uid>` as its
-   * log_directory (the kubelet's /var/log/pods layout). Default none: the runtime keeps no logs.
-   */
-  logRoot?: string;
-  /** Seed for generated pod uids (default: the node name), for deterministic runs. */
-  uidSeed?: string;
-  /**
-   * How httpGet / tcpSocket probes and httpGet hooks reach pods. Default: real sockets from this
-   * process (a lab containerd on this machine). The simulator's model: server/sim/network.ts.
-   */
-  network?: ProbeNetwork;
-  /** The node's IP, which host-network pods use as theirs (default 127.0.0.1). */
-  nodeIP?: string;
-  log?: (line: string) => void;
-}
-
-export interface DriverPod {
-  uid: string;
-  namespace: string;
-  name: string;
-  node: string;
-  phase: WorkerPhase;
-  syncErrors: Record<string, SyncError>;
-  deletionTimestamp?: number;
-  lastError?: string;
-  /** Spec fields the stand-in does not implement (empty when it implements all it was given). */
-  unsupported: string[];
-}
-
-export class DriverError extends Error {
-  override name = 'DriverError';
-}
+export { DriverError } from './driver-options';
+export type { DriverOptions, DriverPod } from './driver-options';
 
 export class Driver {
   readonly node: string;
@@ -119,15 +67,11 @@ export class Driver {
   private readonly evictions: EvictionManager;
   private backoff: BackoffState;
   private readonly nextUid: () => string;
-  private readonly relistMs: number;
   private readonly periodicSyncMs: number;
+  private readonly relist: DriverRelist;
+  private readonly activity = new ActivityMeter();
   private allowed: Promise<void> | undefined;
-  private relistTimer: DriverTimer | undefined;
-  private relisting: Promise<void> | undefined;
-  private relistFailing = false;
   private stopped = false;
-  /** Bumped whenever a runtime call starts or ends (settle() watches it). */
-  private activity = 0;
 
   constructor(private readonly options: DriverOptions) {
     if (!options.client) throw new DriverError('driver: a CRI client is required');
@@ -137,7 +81,7 @@ export class Driver {
       throw new DriverError(`driver: backoffScale must be a positive number, got ${String(scale)}`);
     }
     this.node = options.node;
-    this.runtime = trackActivity(options.client, () => this.activity++);
+    this.runtime = this.activity.track(options.client);
     this.clock = options.clock ?? systemClock;
     this.backoffScale = scale;
     this.lab = options.lab === true;
@@ -162,11 +106,25 @@ export class Driver {
       ),
     );
     this.nextUid = uidGenerator(options.uidSeed ?? options.node);
-    this.relistMs = options.relistMs ?? KUBELET_DEFAULTS.plegRelistPeriodMs;
     this.periodicSyncMs = options.periodicSyncMs ?? KUBELET_DEFAULTS.syncFrequencyMs;
-    this.hints = this.hintProvider();
     this.runtimeState = new RuntimeState(this.runtime, this.clock, (line) => this.log(line));
     this.link = new ApiLink(this.clock);
+    this.hints = driverHints({
+      node: this.node,
+      workers: this.workers,
+      unsupported: this.unsupported,
+      link: this.link,
+      hintListeners: this.hintListeners,
+      onNote: (listener) => this.onNote(listener),
+    });
+    this.relist = new DriverRelist({
+      runtime: this.runtime,
+      clock: this.clock,
+      node: this.node,
+      periodMs: options.relistMs ?? KUBELET_DEFAULTS.plegRelistPeriodMs,
+      workers: this.workers,
+      log: (line) => this.log(line),
+    });
     this.evictions = new EvictionManager({
       runtime: this.runtime,
       clock: this.clock,
@@ -260,7 +218,7 @@ export class Driver {
     }
     this.emitHints([uid]);
     worker.requestSync();
-    this.startRelist();
+    this.relist.start();
     return structuredClone(worker.spec);
   }
 
@@ -347,17 +305,8 @@ export class Driver {
    * preStop sleep, a StopContainer waiting for its timeout) count as quiet. Meant for tests on
    * a manual clock and an in-memory runtime; over a real socket a slow call can look quiet.
    */
-  async settle(): Promise<void> {
-    let quietTurns = 0;
-    let last = this.activity;
-    while (quietTurns < 3) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (this.activity === last) quietTurns++;
-      else {
-        quietTurns = 0;
-        last = this.activity;
-      }
-    }
+  settle(): Promise<void> {
+    return this.activity.quiet();
   }
 
   /** Stops every loop and timer. Pods stay on the runtime (delete them first if they should go). */
@@ -365,9 +314,7 @@ export class Driver {
     this.stopped = true;
     this.runtimeState.stop();
     this.evictions.stop();
-    this.relistTimer?.cancel();
-    this.relistTimer = undefined;
-    await this.relisting;
+    await this.relist.stop();
     await Promise.all([...this.workers.values()].map((w) => w.stop()));
   }
 
@@ -384,48 +331,6 @@ export class Driver {
 
   private log(line: string): void {
     (this.options.log ?? logFn(rootLogger()))(line);
-  }
-
-  private hintProvider(): HintProvider {
-    return {
-      name: 'driver',
-      specFor: (uid) => {
-        const w = this.workers.get(uid);
-        return w ? structuredClone(w.spec) : undefined;
-      },
-      podsOn: (node) =>
-        node === this.node
-          ? [...this.workers.values()]
-              .filter((w) => w.phase === 'syncing' && w.deletionTimestamp === undefined)
-              .map((w) => w.uid)
-          : [],
-      kubeletPostedAt: (node) => (node === this.node ? this.link.postedAt() : undefined),
-      hintsFor: (uid): PodHints | undefined => {
-        const w = this.workers.get(uid);
-        if (!w) return undefined;
-        const syncErrors = w.syncErrors();
-        const unsupported = this.unsupported.get(uid) ?? [];
-        return {
-          ...(Object.keys(syncErrors).length > 0 ? { syncErrors } : {}),
-          ...(w.deletionTimestamp !== undefined ? { deletionTimestamp: w.deletionTimestamp } : {}),
-          podIsTerminal: w.podIsTerminal,
-          ...(w.evicted ? { evicted: { ...w.evicted } } : {}),
-          probes: w.prober.probeResults(w.runtimeStatus),
-          ...(unsupported.length > 0 ? { unsupported: [...unsupported] } : {}),
-        };
-      },
-      onChange: (listener) => {
-        this.hintListeners.add(listener);
-        return () => this.hintListeners.delete(listener);
-      },
-      onKubeletEvents: (listener) =>
-        this.onNote((note) => {
-          const w = this.workers.get(note.uid);
-          if (!w) return;
-          const event = noteToTimelineEvent(note, w.spec, this.node);
-          if (event) listener([event]);
-        }),
-    };
   }
 
   private emitHints(uids: string[]): void {
@@ -452,61 +357,4 @@ export class Driver {
       }
     }
   }
-
-  private startRelist(): void {
-    if (this.relistTimer || this.stopped) return;
-    this.relistTimer = this.clock.setTimer(this.relistMs, () => {
-      this.relistTimer = undefined;
-      this.relisting ??= this.relist().finally(() => {
-        this.relisting = undefined;
-        if (this.workers.size > 0) this.startRelist();
-      });
-    });
-  }
-
-  /** The PLEG's part: list everything, hand each pod's fingerprint to its worker. */
-  private async relist(): Promise<void> {
-    if (this.stopped || this.workers.size === 0) return;
-    try {
-      const [sandboxes, containers] = await Promise.all([
-        this.runtime.listPodSandbox(),
-        this.runtime.listContainers(),
-      ]);
-      if (this.relistFailing)
-        this.log(`driver: ${this.node}: relist of ${this.runtime.endpoint} works again`);
-      this.relistFailing = false;
-      for (const w of this.workers.values()) {
-        const mine = (labels: Readonly<Record<string, string>>) => labels[LABELS.podUid] === w.uid;
-        w.observe(
-          fingerprintOf(
-            sandboxes.filter((s) => mine(s.labels)),
-            containers.filter((c) => mine(c.labels)),
-          ),
-        );
-      }
-    } catch (err) {
-      if (!this.relistFailing) {
-        this.log(
-          `driver: ${this.node}: relist of ${this.runtime.endpoint} failed: ${err instanceof Error ? err.message : String(err)}`,
-        );
-      }
-      this.relistFailing = true;
-    }
-  }
-}
-
-/** The runtime, with every call's start and end reported to `tick`. */
-function trackActivity(runtime: DriverRuntime, tick: () => void): DriverRuntime {
-  return new Proxy(runtime, {
-    get(target, prop, receiver): unknown {
-      const value: unknown = Reflect.get(target, prop, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]): unknown => {
-        tick();
-        const result: unknown = Reflect.apply(value, target, args);
-        if (result instanceof Promise) result.then(tick, tick);
-        return result;
-      };
-    },
-  });
 }
