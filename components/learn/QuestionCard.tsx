@@ -32,7 +32,9 @@ function FocusLabel({ b }: { b: Because }) {
   if (b.focus.startsWith('condition:'))
     return <>{t('condition', { condition: b.focus.slice('condition:'.length), name: b.name })}</>;
   const key =
-    b.focus === 'lastRun' || b.focus === 'phase' || b.focus === 'eviction' ? b.focus : 'state';
+    b.focus === 'lastRun' || b.focus === 'phase' || b.focus === 'eviction' || b.focus === 'drift'
+      ? b.focus
+      : 'state';
   return <>{t(key, { name: b.name })}</>;
 }
 

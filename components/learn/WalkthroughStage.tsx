@@ -9,8 +9,8 @@ import { useCallback, useEffect, useEffectEvent, useMemo, useState } from 'react
 import { useCluster } from '@/components/data/ClusterProvider';
 import { layerOfId } from '@/components/data/entity';
 import { Diagram } from '@/components/diagram/Diagram';
-import { EventLog } from '@/components/log/EventLog';
 import { EntityPanel } from '@/components/panel/EntityPanel';
+import { BottomPane } from '@/components/shell/BottomPane';
 import { Timeline } from '@/components/timeline/Timeline';
 import { Legend } from '@/components/visual/Legend';
 import { reduceAll } from '@/lib/timeline/reducer';
@@ -251,7 +251,8 @@ export function WalkthroughStage({
       </div>
       <div className="ps-bottom">
         <Timeline />
-        <EventLog />
+        {/* The log, and a Drift tab once the scenario's API server disagrees with the node. */}
+        <BottomPane />
       </div>
     </div>
   );

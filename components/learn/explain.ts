@@ -7,7 +7,9 @@
  */
 import { explainContainerState } from '@/lib/kubelet/explain-container';
 import type { Explanation } from '@/lib/kubelet/explanation';
+import type { Drift } from '@/lib/drift/types';
 import type { ClusterState, NodeView, PodView } from '@/lib/timeline/state';
+import { paramsAt } from '@/components/drift/rows';
 import type { Focus, Question } from './types';
 
 export interface Because {
@@ -73,9 +75,19 @@ function evictionWhy(node: NodeView, pod: PodView): Explanation | undefined {
     : undefined;
 }
 
+/**
+ * Where the API server disagrees with the runtime about the entity, past propagation: the first
+ * such drift's explanation, its ages as of the step's moment.
+ */
+function driftWhy(list: readonly Drift[] | undefined, now: number): Explanation | undefined {
+  const d = (list ?? []).find((x) => x.status === 'drift');
+  return d ? { ...d.why, params: paramsAt(d, now) } : undefined;
+}
+
 function whyOf(state: ClusterState, id: string, focus: Focus): Explanation | undefined {
   const { node, pod, container } = locate(state, id);
   if (!node) return undefined;
+  if (focus === 'drift') return driftWhy(pod ? pod.drift : node.drift, state.t);
   if (!pod)
     return focus.startsWith('condition:') ? node.why[focus.slice('condition:'.length)] : undefined;
   if (container !== undefined) {

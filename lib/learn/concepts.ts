@@ -75,6 +75,14 @@ export const CONCEPTS = {
     group: 'consistency',
     source: 'seed 001 (consistency between kubelet and API server)',
   },
+  'kubelet-silent': {
+    group: 'consistency',
+    source: 'seed 001 §4.3.1 (Node Lease); KUBELET-SEMANTICS §5 (Lease renewal, grace period)',
+  },
+  'orphan-pod': {
+    group: 'consistency',
+    source: 'seed 001 §4.3 (数据一致性: 孤儿 Pod)',
+  },
 } as const satisfies Record<string, Concept>;
 
 export type ConceptId = keyof typeof CONCEPTS;

@@ -207,7 +207,9 @@ export function machineState(
 
 /** What an expectation is about, as the explanations to show for its entity. */
 export function focusOf(e: Expectation): Focus[] {
-  if ('node' in e) return [`condition:${e.node}`];
+  const drift: Focus[] = 'drift' in e && e.drift !== undefined ? ['drift'] : [];
+  if ('node' in e) return [...drift, `condition:${e.node}`];
+  if (drift.length > 0 && !('container' in e)) return drift;
   if ('container' in e) return e.lastState && !e.state ? ['lastRun', 'state'] : ['state'];
   const out: Focus[] = [];
   if (e.eviction) out.push('eviction');

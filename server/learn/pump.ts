@@ -19,6 +19,8 @@ export interface PumpOptions {
   /** Give up after this much real time. */
   maxRealMs?: number;
   realNow?: () => number;
+  /** Runs after each step's engine tick (the scenario's API server: its writers and drift). */
+  afterTick?: () => void;
 }
 
 export class PumpError extends Error {
@@ -98,6 +100,7 @@ export async function pumpUntil<T>(
     }
     // Node conditions and evictions that fall due with time alone.
     rig.engine.tick();
+    options.afterTick?.();
   }
   return watched;
 }

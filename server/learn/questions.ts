@@ -121,6 +121,13 @@ export const QUESTIONS: Readonly<Record<string, Readonly<Record<string, Question
     evictBurstable: state(2),
     relieved: state(1, 'pod'),
   },
+  'partition-drift': {
+    agree: state(0),
+    silent: entity(0),
+    stale: entity(0),
+    orphan: entity(0),
+    heard: entity(1),
+  },
   'node-lost': {
     apply: state(0),
     silent: state(0),

@@ -22,6 +22,7 @@ import {
   stepEntities,
   stepKey,
 } from './derive';
+import { ScenarioApiServer } from '@/server/scenarios/apiserver';
 import { pumpUntil } from './pump';
 import { questionSpec } from './questions';
 import { startRig } from './rig';
@@ -72,16 +73,32 @@ export async function recordScenario(
     if (lines.length > 50) lines.shift();
     options.log?.(line);
   };
+  // The API server exists before the rig (the engine reads its Lease); it gets the rig's parts once
+  // they are up.
+  let api: ScenarioApiServer | undefined;
   const rig = await startRig({
     seed: `learn/${scenario.id}`,
     node: RECORDING_NODE,
     backoffScale: scenario.driver?.backoffScale ?? 1,
     start: DEFAULT_MANUAL_START,
     log,
+    ...(scenario.apiServer ? { kubeletPostedAt: (node: string) => api?.postedAt(node) } : {}),
   });
   try {
+    if (scenario.apiServer) {
+      api = new ScenarioApiServer({
+        driver: rig.driver,
+        clock: rig.driverClock,
+        observe: () => rig.engine.snapshot(),
+        record: (events) => rig.engine.record(events),
+        log,
+      });
+      // Its first Lease and node status, before anything happens on the node.
+      api.tick();
+    }
     const initial = rig.engine.snapshot();
     const run = runScenario(scenario, {
+      ...(api ? { api } : {}),
       driver: rig.driver,
       simControl: rig.simControl,
       clock: rig.driverClock,
@@ -91,6 +108,7 @@ export async function recordScenario(
     });
     const result = await pumpUntil(rig, run, {
       maxVirtualMs: virtualBudget(scenario),
+      ...(api ? { afterTick: () => api?.tick() } : {}),
       ...(options.maxRealMs !== undefined ? { maxRealMs: options.maxRealMs } : {}),
     });
     if (!result.ok) {
@@ -104,6 +122,7 @@ export async function recordScenario(
       .filter((e) => e.seq > initial.seq && e.t <= end);
     return assemble(scenario, initial, events, result, end);
   } finally {
+    api?.stop();
     await rig.stop();
   }
 }

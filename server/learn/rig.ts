@@ -43,6 +43,8 @@ export interface RigOptions {
   backoffScale: number;
   start?: number;
   log: (line: string) => void;
+  /** When each node's kubelet last reached the API server, when a scenario's API server says. */
+  kubeletPostedAt?: (node: string) => number | undefined;
 }
 
 /** One simulated node of a rig, with the driver syncing pods onto it and the engine's watcher. */
@@ -72,6 +74,12 @@ export interface ClusterRigOptions {
   backoffScale: number;
   start?: number;
   log: (line: string) => void;
+  /**
+   * When each node's kubelet last renewed its Lease in the scenario's API server: then the
+   * engine judges the node's silence by that Lease, as the node controller does, instead of by
+   * the stand-in's own word.
+   */
+  kubeletPostedAt?: (node: string) => number | undefined;
 }
 
 /** A rig of one node (a walkthrough's), with that node's parts at the top. */
@@ -85,6 +93,7 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     backoffScale: options.backoffScale,
     ...(options.start !== undefined ? { start: options.start } : {}),
     log: options.log,
+    ...(options.kubeletPostedAt ? { kubeletPostedAt: options.kubeletPostedAt } : {}),
   });
   const [only] = rig.nodes;
   if (!only) throw new Error('recording rig: no node');
@@ -175,7 +184,10 @@ export async function startClusterRig(options: ClusterRigOptions): Promise<Clust
       store: engineStore(store),
       timings: RECORDING_TIMINGS,
       clock,
-      providers: parts.map((p) => p.driver.hints),
+      providers: parts.map((p) => {
+        const posted = options.kubeletPostedAt;
+        return posted ? { ...p.driver.hints, kubeletPostedAt: posted } : p.driver.hints;
+      }),
       backoff: () => scaledBackoff(options.backoffScale),
       dial: (endpoint) => {
         const calls = byEndpoint.get(endpoint);

@@ -15,9 +15,10 @@ export type EntityLayer = 'node' | 'pod' | 'container';
 /**
  * Which of the answer's explanations (its `why`s in the replayed state) the question is about:
  * a container's current state or its previous run (lastState), a pod's phase, a condition (of
- * the pod, or of the node for a node), or the eviction the node's taint schedules.
+ * the pod, or of the node for a node), the eviction the node's taint schedules, or where the API
+ * server disagrees with the runtime about the entity (its drift, lib/drift).
  */
-export type Focus = 'state' | 'lastRun' | 'phase' | 'eviction' | `condition:${string}`;
+export type Focus = 'state' | 'lastRun' | 'phase' | 'eviction' | 'drift' | `condition:${string}`;
 
 /** Click the entity (or one of the entities) the prompt describes. */
 export interface EntityQuestion {

@@ -5,6 +5,7 @@
  * words, what it saw, for the runner's report.
  */
 import type { V1ContainerStatus, V1PodCondition } from '@kubernetes/client-node';
+import type { Drift } from '@/lib/drift/types';
 import type { ClusterState, PodView } from '@/lib/timeline/state';
 import type { ContainerExpectation, Expectation, NodeExpectation, PodExpectation } from './schema';
 
@@ -133,18 +134,36 @@ function checkContainer(ctx: EvalContext, e: ContainerExpectation): Check {
   return { ok, expected, observed };
 }
 
+/** Drift of that kind past its propagation tolerance, in words for the report. */
+function driftCheck(
+  list: readonly Drift[] | undefined,
+  kind: string,
+): { ok: boolean; seen: string } {
+  const real = (list ?? []).filter((d) => d.status === 'drift').map((d) => d.kind);
+  return {
+    ok: real.includes(kind as Drift['kind']),
+    seen: real.length > 0 ? `drift ${[...new Set(real)].join(', ')}` : 'no drift',
+  };
+}
+
 function checkNode(ctx: EvalContext, e: NodeExpectation): Check {
   const saying = e.messageContains !== undefined ? ` saying "${e.messageContains}"` : '';
-  const expected = `node ${ctx.node}: ${e.node}=${e.status}${e.reason ? ` (${e.reason})` : ''}${saying}`;
-  const c = ctx.state.nodes[ctx.node]?.conditions.find((x) => x.type === e.node);
-  const observed = c
-    ? `${e.node}=${c.status}${c.reason ? ` (${c.reason})` : ''}${e.messageContains !== undefined ? `: ${c.message ?? ''}` : ''}`
-    : `${e.node} absent`;
+  const drifting = e.drift !== undefined ? `, drift ${e.drift}` : '';
+  const expected = `node ${ctx.node}: ${e.node}=${e.status}${e.reason ? ` (${e.reason})` : ''}${saying}${drifting}`;
+  const view = ctx.state.nodes[ctx.node];
+  const c = view?.conditions.find((x) => x.type === e.node);
+  const drift = e.drift !== undefined ? driftCheck(view?.drift, e.drift) : undefined;
+  const observed = `${
+    c
+      ? `${e.node}=${c.status}${c.reason ? ` (${c.reason})` : ''}${e.messageContains !== undefined ? `: ${c.message ?? ''}` : ''}`
+      : `${e.node} absent`
+  }${drift ? `, ${drift.seen}` : ''}`;
   const ok =
     c !== undefined &&
     c.status === e.status &&
     (e.reason === undefined || c.reason === e.reason) &&
-    (e.messageContains === undefined || (c.message ?? '').includes(e.messageContains));
+    (e.messageContains === undefined || (c.message ?? '').includes(e.messageContains)) &&
+    (drift?.ok ?? true);
   return { ok, expected, observed };
 }
 
@@ -157,6 +176,7 @@ function checkPod(ctx: EvalContext, e: PodExpectation): Check {
   if (e.deleting !== undefined) parts.push(e.deleting ? 'being deleted' : 'not being deleted');
   if (e.gone) parts.push('gone');
   if (e.eviction) parts.push(`eviction ${e.eviction}`);
+  if (e.drift) parts.push(`drift ${e.drift}`);
   const expected = `${e.pod}: ${parts.join(', ')}`;
   const pod = findPod(ctx, e.pod);
   if (!pod) return { ok: e.gone === true, expected, observed: 'not on the node' };
@@ -192,6 +212,11 @@ function checkPod(ctx: EvalContext, e: PodExpectation): Check {
           : 'eviction scheduled',
     );
     if (due === undefined || (e.eviction === 'due' && due > ctx.now)) ok = false;
+  }
+  if (e.drift) {
+    const drift = driftCheck(pod.drift, e.drift);
+    observedParts.push(drift.seen);
+    if (!drift.ok) ok = false;
   }
   return { ok, expected, observed: observedParts.join(', ') };
 }

@@ -31,6 +31,14 @@ export interface ScenarioDriver {
   partition?(on: boolean): void;
   /** The pods it runs now (an evicted pod may be gone before the scenario ends). */
   pods?(): readonly { uid: string }[];
+  /** The API server removes the pod at once (the `forceDelete` step; apiserver.ts). */
+  forceDelete?(uid: string): void;
+}
+
+/** The scenario's API server (apiserver.ts ScenarioApiServer), for `apiServer: true`. */
+export interface ScenarioApi {
+  /** The driver with every pod change going through the API server first. */
+  wrap(): ScenarioDriver;
 }
 
 /** The simulator's fault controls (a SimNode has them). */
@@ -47,6 +55,8 @@ export interface RunOptions {
   clock: DriverClock;
   /** The derived state now: the engine's snapshot, or a relist put through lib/kubelet. */
   observe: () => ClusterState | Promise<ClusterState>;
+  /** The API server a scenario with `apiServer: true` needs (its writers run on their own). */
+  api?: ScenarioApi;
   /** How often expectations are re-checked, in scenario time (default 250 ms). */
   pollMs?: number;
   /** Timeout of a step that names none (default 2 min of scenario time). */
@@ -108,7 +118,11 @@ export async function runScenario(
       `scenario ${scenario.id} injects faults: it runs only on the embedded simulator`,
     );
   }
-  const { driver, clock } = options;
+  if (scenario.apiServer && !options.api) {
+    throw new ScenarioError(`scenario ${scenario.id} compares with an API server: none was given`);
+  }
+  const { clock } = options;
+  const driver = scenario.apiServer && options.api ? options.api.wrap() : options.driver;
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
   const uids = new Map<string, string>();
   const deletions: Promise<void>[] = [];
@@ -152,6 +166,13 @@ export async function runScenario(
             uids.delete(step.pod);
           });
         deletions.push(p.catch((err: unknown) => void deletionErrors.push(errorText(err))));
+        return;
+      }
+      case 'forceDelete': {
+        const uid = uids.get(step.pod);
+        if (!uid) throw new ScenarioError(`pod "${step.pod}" was not applied`);
+        if (!driver.forceDelete) throw new ScenarioError('forceDelete needs the API server');
+        driver.forceDelete(uid);
         return;
       }
       case 'fault':
@@ -249,7 +270,7 @@ export async function runScenario(
   }
 
   eviction.stop();
-  const cleanup = await cleanUp(options, uids, deletions);
+  const cleanup = await cleanUp({ ...options, driver }, uids, deletions);
   return {
     id: scenario.id,
     ok: results.every((r) => r.status === 'passed'),

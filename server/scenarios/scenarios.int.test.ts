@@ -32,6 +32,7 @@ describe('scenario library on the simulator', () => {
       session = await startSession({
         speed: SPEED,
         backoffScale: scenario.driver?.backoffScale ?? 1,
+        apiServer: scenario.apiServer,
         log: (l) => logs.push(l),
       });
       const result = await runScenario(scenario, {
@@ -39,6 +40,7 @@ describe('scenario library on the simulator', () => {
         clock: session.clock,
         observe: () => session?.observe() ?? { seq: 0, t: 0, nodes: {} },
         ...(session.simControl ? { simControl: session.simControl } : {}),
+        ...(session.api ? { api: session.api } : {}),
       });
       expect(result.ok, `${report(result)}\n--- log ---\n${logs.slice(-20).join('\n')}`).toBe(true);
       expect(result.cleanup).toEqual([]);

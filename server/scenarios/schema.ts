@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { CONCEPTS, type ConceptId } from '@/lib/learn/concepts';
+import { DRIFT_KINDS } from '@/lib/drift/types';
 
 /** `500ms`, `10s`, `2m`, `1m30s`: durations in scenario time (the simulator's clock when sped up). */
 const DURATION = /^(?:(\d+)m)?(?:(\d+)s)?(?:(\d+)ms)?$/;
@@ -84,6 +85,12 @@ export const ContainerExpectation = z.strictObject({
   started: z.boolean().optional(),
 });
 
+/**
+ * A disagreement between the scenario's API server and the runtime (lib/drift) that has lasted
+ * past its propagation tolerance (status `drift`), of this kind. Needs `apiServer: true`.
+ */
+const DriftKind = z.enum(DRIFT_KINDS);
+
 /** What a node condition should be (the scenario's node). */
 export const NodeExpectation = z.strictObject({
   node: z.enum(['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure', 'NetworkUnavailable']),
@@ -91,6 +98,8 @@ export const NodeExpectation = z.strictObject({
   reason: z.string().optional(),
   /** Text the condition's message contains (`container runtime is down`, `PLEG is not healthy`). */
   messageContains: z.string().min(1).optional(),
+  /** The node has a drift of this kind (its Lease, its conditions, pods the runtime lacks). */
+  drift: DriftKind.optional(),
 });
 
 /** What a pod should show: phase, a condition, deletion, eviction, or being gone. */
@@ -110,6 +119,8 @@ export const PodExpectation = z.strictObject({
   gone: z.literal(true).optional(),
   /** The node is not Ready: eviction is scheduled, or its toleration has run out. */
   eviction: z.enum(['scheduled', 'due']).optional(),
+  /** The pod (or one of its containers) has a drift of this kind. */
+  drift: DriftKind.optional(),
 });
 
 export const Expectation = z.union([ContainerExpectation, NodeExpectation, PodExpectation]);
@@ -159,6 +170,11 @@ export const Step = z.discriminatedUnion('do', [
     gracePeriodSeconds: z.number().int().min(0).optional(),
     ...StepBase,
   }),
+  /**
+   * `kubectl delete pod --force --grace-period=0`: the API server removes the pod at once,
+   * without waiting for the kubelet; the kubelet stops it when it hears (needs `apiServer`).
+   */
+  z.strictObject({ do: z.literal('forceDelete'), pod: PodRef, ...StepBase }),
   z.strictObject({ do: z.literal('fault'), fault: FaultKind, ...StepBase }),
   z.strictObject({
     do: z.literal('createConfigMap'),
@@ -183,6 +199,12 @@ export const Scenario = z
     concepts: z.array(z.enum(Object.keys(CONCEPTS) as [ConceptId, ...ConceptId[]])).min(1),
     /** Suggested driver settings (the runner's caller decides). */
     driver: z.strictObject({ backoffScale: z.number().positive().optional() }).optional(),
+    /**
+     * Run an API server beside the node (apiserver.ts): what the kubelet posts and what the
+     * controllers do, compared with the runtime (lib/drift). Drift expectations and
+     * `forceDelete` need it.
+     */
+    apiServer: z.boolean().default(false),
     pods: z.record(PodRef, PodTemplate),
     steps: z.array(Step).min(1),
   })
@@ -196,6 +218,15 @@ export const Scenario = z
       if (step.do !== 'annotate') {
         step.expect?.forEach((e, j) => {
           if ('pod' in e) check(e.pod, ['steps', i, 'expect', j, 'pod']);
+        });
+      }
+      const drift =
+        step.do !== 'annotate' && step.expect?.some((e) => 'drift' in e && e.drift !== undefined);
+      if (!s.apiServer && (step.do === 'forceDelete' || drift)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${step.do === 'forceDelete' ? 'forceDelete' : 'a drift expectation'} needs "apiServer": true`,
+          path: ['steps', i],
         });
       }
       if (step.do === 'wait' && !step.for && !step.expect?.length) {

@@ -21,6 +21,7 @@ import { engineStore } from '@/server/engine/store-adapter';
 import { startSimNode, type SimNode } from '@/server/sim';
 import { openStore } from '@/server/store';
 import type { SimControl } from './runner';
+import { ScenarioApiServer } from './apiserver';
 
 export const DEFAULT_SPEED = 10;
 /** Real-time floor of the engine's relist period on a fast clock (keeps a relist's own cost small). */
@@ -39,6 +40,8 @@ export interface SessionOptions {
   logRoot?: string;
   /** Deadline of each CRI call, real ms (default 3 s: a hung runtime shows quickly). */
   criTimeoutMs?: number;
+  /** Run an API server beside the node (apiserver.ts), for scenarios with `apiServer: true`. */
+  apiServer?: boolean;
   log?: (line: string) => void;
 }
 
@@ -51,6 +54,8 @@ export interface ScenarioSession {
   /** Present on the simulator only. */
   readonly sim?: SimNode;
   readonly simControl?: SimControl;
+  /** Present with `apiServer`: its writers run on the session's clock. */
+  readonly api?: ScenarioApiServer;
   observe(): ClusterState;
   stop(): Promise<void>;
 }
@@ -113,11 +118,17 @@ export async function startSession(options: SessionOptions = {}): Promise<Scenar
 
     const store = openStore({ path: ':memory:' });
     cleanups.push(() => store.close());
+    // With an API server, the engine judges the kubelet's silence by its Lease there.
+    let api: ScenarioApiServer | undefined;
     const engine = new Engine({
       store: engineStore(store),
       timings: spedUpTimings(speed, MIN_RELIST_REAL_MS),
       clock: { now },
-      providers: [driver.hints],
+      providers: [
+        options.apiServer
+          ? { ...driver.hints, kubeletPostedAt: (n: string) => api?.postedAt(n) }
+          : driver.hints,
+      ],
       backoff: () => scaledBackoff(scale),
       dial: (ep) => criRuntime(ep, { timeoutMs }),
       log,
@@ -125,6 +136,18 @@ export async function startSession(options: SessionOptions = {}): Promise<Scenar
     cleanups.push(() => engine.stop());
     engine.addNode(node, endpoint, options.cri !== undefined);
     engine.start();
+    if (options.apiServer) {
+      const server = new ScenarioApiServer({
+        driver,
+        clock,
+        observe: () => engine.snapshot(),
+        record: (events) => engine.record(events),
+        log,
+      });
+      server.start();
+      cleanups.push(() => server.stop());
+      api = server;
+    }
 
     const simNode = sim;
     return {
@@ -134,6 +157,7 @@ export async function startSession(options: SessionOptions = {}): Promise<Scenar
       clock,
       engine,
       ...(simNode ? { sim: simNode, simControl: simNode } : {}),
+      ...(api ? { api } : {}),
       observe: () => engine.snapshot(),
       stop,
     };

@@ -138,6 +138,7 @@ async function run(args: string[]): Promise<number> {
     ...(values.cri !== undefined ? { cri: values.cri } : {}),
     ...(speed !== undefined ? { speed } : {}),
     backoffScale: scenario.driver?.backoffScale ?? 1,
+    apiServer: scenario.apiServer,
     log: (line) => logs.push(line),
   });
   const where = values.cri ?? `embedded simulated node (speed ${speed ?? DEFAULT_SPEED}×)`;
@@ -153,6 +154,7 @@ async function run(args: string[]): Promise<number> {
       clock: session.clock,
       observe: () => session.observe(),
       ...(session.simControl ? { simControl: session.simControl } : {}),
+      ...(session.api ? { api: session.api } : {}),
       ...(values.json ? {} : { onStepDone: (r) => printStep(scenario, r, locale) }),
     });
   } finally {

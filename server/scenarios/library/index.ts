@@ -16,6 +16,7 @@ import livenessProbe from './liveness-probe.json';
 import memoryPressure from './memory-pressure.json';
 import nodeLost from './node-lost.json';
 import oomkilled from './oomkilled.json';
+import partitionDrift from './partition-drift.json';
 import readinessProbe from './readiness-probe.json';
 import restartPolicies from './restart-policies.json';
 import runtimeHung from './runtime-hung.json';
@@ -46,4 +47,5 @@ export const RAW_SCENARIOS: ReadonlyArray<readonly [string, unknown]> = [
   ['memory-pressure', memoryPressure],
   ['node-lost', nodeLost],
   ['runtime-hung', runtimeHung],
+  ['partition-drift', partitionDrift],
 ];
