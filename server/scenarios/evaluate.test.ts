@@ -141,6 +141,49 @@ describe('check', () => {
     expect(check(c, e({ node: 'Ready', status: 'True' })).ok).toBe(false);
   });
 
+  it('finds a drift of a kind on the pod or the node, only once it is past propagating', () => {
+    const drift = (
+      kind: 'staleStatus' | 'kubeletNotReporting',
+      status: 'drift' | 'propagating',
+    ) => ({
+      kind,
+      node: 'n1',
+      field: 'f',
+      api: null,
+      runtime: null,
+      status,
+      why: { id: 'x' },
+    });
+    const stale = ctx([podView([], { drift: [drift('staleStatus', 'drift')] })]);
+    const young = ctx([podView([], { drift: [drift('staleStatus', 'propagating')] })]);
+    expect(check(stale, e({ pod: 'api', drift: 'staleStatus' }))).toMatchObject({
+      ok: true,
+      expected: 'api: drift staleStatus',
+      observed: 'Running, drift staleStatus',
+    });
+    expect(check(stale, e({ pod: 'api', drift: 'orphanSandbox' })).ok).toBe(false);
+    expect(check(young, e({ pod: 'api', drift: 'staleStatus' }))).toMatchObject({
+      ok: false,
+      observed: 'Running, no drift',
+    });
+    const node = ctx([], [{ type: 'Ready', status: 'Unknown' }]);
+    const nodeView = node.state.nodes.n1;
+    if (nodeView) nodeView.drift = [drift('kubeletNotReporting', 'drift')];
+    expect(
+      check(node, e({ node: 'Ready', status: 'Unknown', drift: 'kubeletNotReporting' })),
+    ).toEqual({
+      ok: true,
+      expected: 'node n1: Ready=Unknown, drift kubeletNotReporting',
+      observed: 'Ready=Unknown, drift kubeletNotReporting',
+    });
+    expect(
+      check(
+        ctx([], [{ type: 'Ready', status: 'Unknown' }]),
+        e({ node: 'Ready', status: 'Unknown', drift: 'kubeletNotReporting' }),
+      ).ok,
+    ).toBe(false);
+  });
+
   it('uses the newest pod of that name when the name was reused', () => {
     const older = podView([crashLooping], { uid: 'old', createdAt: NOW - 600_000 });
     const newer = podView(

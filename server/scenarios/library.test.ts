@@ -97,6 +97,21 @@ describe('scenario library', () => {
     expect(() =>
       parseScenario({ ...broken, steps: [{ do: 'wait', for: 'ten seconds' }] }, 'd.json'),
     ).toThrow(/duration/);
+    // Drift and force deletion need the scenario's API server.
+    const crash = structuredClone(findScenario('crashloop')) as Record<string, unknown>;
+    const drift = [{ do: 'wait', expect: [{ pod: 'api', drift: 'staleStatus' }] }];
+    expect(() => parseScenario({ ...crash, apiServer: false, steps: drift }, 'a.json')).toThrow(
+      /a drift expectation needs "apiServer": true/,
+    );
+    expect(() =>
+      parseScenario(
+        { ...crash, apiServer: false, steps: [{ do: 'forceDelete', pod: 'api' }] },
+        'f.json',
+      ),
+    ).toThrow(/forceDelete needs "apiServer": true/);
+    expect(parseScenario({ ...crash, apiServer: true, steps: drift }, 'ok.json').apiServer).toBe(
+      true,
+    );
   });
 
   it('parses durations', () => {
