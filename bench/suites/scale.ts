@@ -166,10 +166,12 @@ export async function benchScale(options: ScaleOptions = {}): Promise<ScaleResul
     const byKind: Record<string, number> = {};
     while (Date.now() - w0 < windowS * 1000) {
       await reader.next(1_000);
-      if (reader.done) throw new Error(`cluster.watch ended under churn: ${String(reader.error)}`);
+      // Frames first: the server's reason for ending the stream is the last of them.
       for (const f of reader.take()) {
         if (f.event === 'serialized-error' || f.event === 'return')
-          throw new Error(`cluster.watch: ${f.event}: ${f.data ?? ''}`);
+          throw new Error(
+            `cluster.watch ended under churn: ${f.event}: ${f.data ?? ''} (a subscriber that falls behind the live bus is dropped; is the machine loaded?)`,
+          );
         const w = watchFrame(f, decoder);
         bytes += f.bytes;
         frames++;
@@ -180,6 +182,7 @@ export async function benchScale(options: ScaleOptions = {}): Promise<ScaleResul
           if (e.kind === 'container' && e.type === 'ContainerStateChanged') transitions++;
         }
       }
+      if (reader.done) throw new Error(`cluster.watch ended under churn: ${String(reader.error)}`);
     }
     const wire = reader.totalBytes - wire0;
     const encoding = reader.encoding;
