@@ -11,82 +11,37 @@
  * - node-engine.ts: per-node kubelet state and derivation; no store, no bus (a cluster-mode agent
  *   runs it alone);
  * - recorder.ts: sequence, commit, flush, hold on store failure, shrink oversized events;
- * - this file: the node table, hint providers' re-derivations, the housekeeping tick, health and
- *   the gauges read at each scrape.
+ * - engine-options.ts: EngineOptions, a node's restart period, relist worker counts;
+ * - node-table.ts: the watched nodes and every endpoint ever watched;
+ * - provider-links.ts: hint providers' events and re-derivations;
+ * - metrics.ts: the series, and the gauges set at each scrape;
+ * - this file: EngineApi over those, connecting and disconnecting nodes (in this thread or in a
+ *   relist worker), the housekeeping tick and health.
  */
-import {
-  crashLoopBackOffPeriods,
-  KUBELET_DEFAULTS,
-  type BackoffState,
-  type FeatureGates,
-} from '@/lib/kubelet';
 import type { TimelineEvent, UnsequencedEvent } from '@/lib/timeline/events';
-import { sameEndpoint } from '@/server/cri/endpoint';
 import { own, type ClusterState, type NodeView } from '@/lib/timeline/state';
+import { logFn, rootLogger, type LogLevel } from '@/server/log';
+import { exposition, processRegistry } from '@/server/metrics/registry';
 import type { EngineApi, Health, NodeSummary, RangeQuery } from './api';
 import { EventBus, type Subscription } from './bus';
-import type { HintProvider } from './hints';
-import { logFn, rootLogger, type LogFn, type LogLevel } from '@/server/log';
-import { exposition, processRegistry } from '@/server/metrics/registry';
-import { createEngineMetrics, type EngineMetrics } from './metrics';
+import {
+  nodeIPsOf,
+  relistWorkerCount,
+  restartPeriodOf,
+  type EngineOptions,
+} from './engine-options';
 import { detectHostIPs } from './host-ips';
-import { createNodeEngine, NodeEngine } from './node-engine';
+import { createEngineMetrics, setGauges, type EngineMetrics } from './metrics';
+import { createNodeEngine } from './node-engine';
+import { local, NodeTable } from './node-table';
 import type { Clock, NodeWatcher } from './node-watcher';
-import { Recorder, type EngineStore } from './recorder';
-import type { RuntimeClient } from './runtime-client';
-import type { EngineTimings } from './timings';
-import { availableParallelism } from 'node:os';
-import { RelistPool, type RemoteNode } from './workers/pool';
+import { linkProviders } from './provider-links';
+import { Recorder } from './recorder';
+import { RelistPool } from './workers/pool';
 
 export type { EngineStore } from './recorder';
 export type { EngineTimings } from './timings';
-
-export interface EngineOptions {
-  store: EngineStore;
-  timings: EngineTimings;
-  clock?: Clock;
-  providers?: HintProvider[];
-  gates?: FeatureGates;
-  /** Builds a runtime client for an endpoint (server/cri in production, fakes in tests). */
-  dial: (endpoint: string) => RuntimeClient;
-  /** Extra endpoints browsers may connect to. */
-  allowEndpoints?: readonly string[];
-  /** The kubelet's container back-off for each node, given its maximum (default containerBackoff). */
-  backoff?: (maxContainerRestartPeriodMs: number) => BackoffState;
-  /**
-   * crashLoopBackOff.maxContainerRestartPeriod (ms): for every node, and per node (default 300 s).
-   * Values outside 1 s–300 s make adding that node fail, as the kubelet refuses them.
-   */
-  maxContainerRestartPeriodMs?: { all?: number; byNode?: Readonly<Record<string, number>> };
-  /** Configured node IPs (PODSCOPE_NODE_IP): for every node, and per node. */
-  nodeIPs?: { all: string[]; byNode: Record<string, string[]> };
-  /** This machine's IPs, the host IPs of last resort (default: detected from its interfaces). */
-  detectedIPs?: string[];
-  /** Initial state when restarting on an existing timeline (the store's latest state). */
-  initialState?: ClusterState;
-  /**
-   * Relist loops in worker threads (workers/pool.ts) for nodes added with `watch()`: a number of
-   * workers (0: none), or 'auto' — max(1, cores − 1) workers once `fromNodes` nodes are watched
-   * (nodes added before stay in-thread). Nodes need the default clock and back-off and no hint
-   * providers to go to a worker; others stay in-thread.
-   */
-  relistWorkers?: { count: number | 'auto'; fromNodes?: number; criTimeoutMs?: number };
-  log?: LogFn;
-}
-
-/** 'auto' relist workers start when this many nodes are watched. */
-export const AUTO_RELIST_WORKERS_FROM_NODES = 32;
-
-interface WatchedNode {
-  /** The node's loop: in this thread, or in a relist worker. */
-  loop: NodeEngine | RemoteNode;
-  endpoint: string;
-  lab: boolean;
-}
-
-/** The node's engine when it runs in this thread. */
-const local = (n: WatchedNode): NodeEngine | undefined =>
-  n.loop instanceof NodeEngine ? n.loop : undefined;
+export { AUTO_RELIST_WORKERS_FROM_NODES, type EngineOptions } from './engine-options';
 
 const HOUSEKEEPING_MS = 1_000;
 
@@ -94,9 +49,7 @@ export class Engine implements EngineApi {
   readonly instruments: EngineMetrics = createEngineMetrics();
   private readonly bus = new EventBus();
   private readonly clock: Clock;
-  private readonly nodesByName = new Map<string, WatchedNode>();
-  /** Every endpoint ever watched (configured or connected), and whether it was a lab. */
-  private readonly known = new Map<string, boolean>();
+  private readonly nodesByName = new NodeTable();
   private readonly recorder: Recorder;
   private readonly unsubscribers: (() => void)[] = [];
   private housekeeping: ReturnType<typeof setInterval> | undefined;
@@ -112,7 +65,7 @@ export class Engine implements EngineApi {
       ...(options.initialState ? { initialState: options.initialState } : {}),
       counted: (e) => this.instruments.eventsEmitted.inc({ kind: e.kind }),
       rebuilt: (working) => {
-        for (const [name, n] of this.nodesByName) {
+        for (const [name, n] of this.nodesByName.entries()) {
           const view = own(working.nodes, name);
           const engine = local(n);
           if (engine) engine.adopt(view);
@@ -122,32 +75,14 @@ export class Engine implements EngineApi {
       log: (line, level) => this.log(line, level),
     });
     this.startedAt = this.clock.now();
-    // Pod uid → seq of a provider event recorded in this turn: the cause of the hint change
-    // that follows it (the driver tells "readiness probe failed 3 times", then its hints change).
-    const causes = new Map<string, number>();
-    for (const p of options.providers ?? []) {
-      const offEvents = p.onKubeletEvents?.((events) => {
-        const batch = this.recorder.record(events);
-        if (batch.length === 0) return;
-        for (const n of this.nodesByName.values()) local(n)?.observe(batch);
-        this.pool?.observe(batch);
-        if (causes.size === 0) queueMicrotask(() => causes.clear());
-        for (const e of batch) if (e.kind === 'k8s' && e.podUid) causes.set(e.podUid, e.seq);
-      });
-      if (offEvents) this.unsubscribers.push(offEvents);
-      const off = p.onChange?.((uids) => {
-        const set = new Set(uids);
-        const caused = new Map(
-          uids.flatMap((u) => {
-            const seq = causes.get(u);
-            return seq === undefined ? [] : [[u, seq] as const];
-          }),
-        );
-        for (const n of this.nodesByName.values())
-          local(n)?.rederive(set, undefined, caused.size > 0 ? caused : undefined);
-      });
-      if (off) this.unsubscribers.push(off);
-    }
+    this.unsubscribers.push(
+      ...linkProviders(options.providers ?? [], {
+        record: (events) => this.recordAndObserve(events),
+        rederive: (uids, caused) => {
+          for (const engine of this.nodesByName.locals()) engine.rederive(uids, undefined, caused);
+        },
+      }),
+    );
   }
 
   start(): void {
@@ -194,20 +129,7 @@ export class Engine implements EngineApi {
   }
 
   nodes(): NodeSummary[] {
-    return [...this.nodesByName.entries()].map(([name, n]) => {
-      const w = n.loop.watcher;
-      return {
-        name,
-        endpoint: n.endpoint,
-        lab: n.lab,
-        connected: w.connected,
-        mode: w.mode,
-        ...(w.lastRelistAt !== undefined ? { lastRelistAt: w.lastRelistAt } : {}),
-        ...(w.lastError !== undefined ? { lastError: w.lastError } : {}),
-        skippedTicks: w.skipped,
-        relists: w.relists,
-      };
-    });
+    return this.nodesByName.summaries();
   }
 
   /**
@@ -215,13 +137,15 @@ export class Engine implements EngineApi {
    * that was disconnected can be connected again (issue 17).
    */
   endpointAllowed(endpoint: string): boolean {
-    return (this.options.allowEndpoints ?? []).includes(endpoint) || this.known.has(endpoint);
+    return (
+      (this.options.allowEndpoints ?? []).includes(endpoint) ||
+      this.nodesByName.knownLab(endpoint) !== undefined
+    );
   }
 
   /** The node already watching this endpoint's socket, if any. */
   watcherOf(endpoint: string): string | undefined {
-    for (const [name, n] of this.nodesByName) if (sameEndpoint(n.endpoint, endpoint)) return name;
-    return undefined;
+    return this.nodesByName.watcherOf(endpoint);
   }
 
   async connect(node: { name: string; endpoint: string; lab?: boolean }): Promise<NodeSummary> {
@@ -230,7 +154,11 @@ export class Engine implements EngineApi {
     if (holder !== undefined)
       throw new Error(`endpoint ${node.endpoint} is already watched as ${holder}`);
     // A configured endpoint comes back as configured (lab or not); others are read-only.
-    this.watch(node.name, node.endpoint, node.lab ?? this.known.get(node.endpoint) ?? false);
+    this.watch(
+      node.name,
+      node.endpoint,
+      node.lab ?? this.nodesByName.knownLab(node.endpoint) ?? false,
+    );
     await Promise.resolve();
     const summary = this.nodes().find((n) => n.name === node.name);
     if (!summary) throw new Error(`node ${node.name} vanished while connecting`);
@@ -248,13 +176,9 @@ export class Engine implements EngineApi {
 
   health(): Health {
     const now = this.clock.now();
-    const nodes: Record<string, number | null> = {};
+    const nodes = this.nodesByName.relistAges(now);
     const storeError = this.recorder.storeError;
     let ok = storeError === undefined;
-    for (const [name, n] of this.nodesByName) {
-      const last = n.loop.watcher.lastRelistAt;
-      nodes[name] = last === undefined ? null : now - last;
-    }
     // The server is healthy while it serves; stale nodes are reported, not fatal (they are the news).
     if (
       this.nodesByName.size > 0 &&
@@ -273,7 +197,11 @@ export class Engine implements EngineApi {
   }
 
   metrics(): Promise<string> {
-    this.collectGauges();
+    setGauges(this.instruments, {
+      subscribers: this.bus.size,
+      dropped: this.bus.dropped,
+      committed: this.recorder.committed,
+    });
     return exposition([processRegistry(), this.instruments.registry]);
   }
 
@@ -296,39 +224,19 @@ export class Engine implements EngineApi {
       endpoint,
       lab,
       startedAt: this.startedAt,
-      nodeIPs: this.options.nodeIPs?.byNode[name] ?? this.options.nodeIPs?.all ?? [],
+      nodeIPs: nodeIPsOf(this.options, name),
       detectedIPs: this.options.detectedIPs ?? this.detected(),
-      maxContainerRestartPeriodMs: this.restartPeriodOf(name),
+      maxContainerRestartPeriodMs: restartPeriodOf(this.options, name),
       ...(initial ? { initial } : {}),
     });
     this.nodesByName.set(name, { loop: remote, endpoint, lab });
   }
 
-  /** The node's crashLoopBackOff.maxContainerRestartPeriod: its own, else every node's, else 300 s. */
-  private restartPeriodOf(name: string): number {
-    const c = this.options.maxContainerRestartPeriodMs;
-    const own =
-      c?.byNode && Object.prototype.hasOwnProperty.call(c.byNode, name)
-        ? c.byNode[name]
-        : undefined;
-    const ms = own ?? c?.all ?? KUBELET_DEFAULTS.maxContainerRestartPeriodMs;
-    crashLoopBackOffPeriods(ms); // a RangeError now rather than inside the node's loop
-    return ms;
-  }
-
   /** The worker pool a new node should go to, started on first use; undefined: in-thread. */
   private poolFor(): RelistPool | undefined {
     const w = this.options.relistWorkers;
-    if (!w) return undefined;
-    if (this.options.clock || this.options.backoff || (this.options.providers?.length ?? 0) > 0)
-      return undefined;
-    const count =
-      w.count === 'auto'
-        ? this.nodesByName.size + 1 >= (w.fromNodes ?? AUTO_RELIST_WORKERS_FROM_NODES)
-          ? Math.max(1, availableParallelism() - 1)
-          : 0
-        : w.count;
-    if (count <= 0) return undefined;
+    const count = relistWorkerCount(this.options, this.nodesByName.size);
+    if (!w || count <= 0) return undefined;
     this.pool ??= new RelistPool({
       size: count,
       timings: this.options.timings,
@@ -346,7 +254,7 @@ export class Engine implements EngineApi {
   /** Adds a node in this thread and starts watching it. Returns the watcher (tests drive relist() directly). */
   addNode(name: string, endpoint: string, lab = false, autostart = true): NodeWatcher {
     if (this.nodesByName.has(name)) throw new Error(`node ${name} is already watched`);
-    if (!this.known.has(endpoint)) this.known.set(endpoint, lab);
+    this.nodesByName.remember(endpoint, lab);
     const initial = own(this.recorder.working.nodes, name);
     const engine = createNodeEngine({
       name,
@@ -358,11 +266,11 @@ export class Engine implements EngineApi {
       clock: this.clock,
       lab,
       ...(this.options.backoff ? { backoff: this.options.backoff } : {}),
-      maxContainerRestartPeriodMs: this.restartPeriodOf(name),
+      maxContainerRestartPeriodMs: restartPeriodOf(this.options, name),
       ...(initial ? { initial } : {}),
       seq: this.recorder.nextSeq,
       startedAt: this.startedAt,
-      nodeIPs: this.options.nodeIPs?.byNode[name] ?? this.options.nodeIPs?.all ?? [],
+      nodeIPs: nodeIPsOf(this.options, name),
       detectedIPs: this.options.detectedIPs ?? this.detected(),
       metrics: this.instruments,
       log: (line, level) => this.log(line, level),
@@ -381,53 +289,34 @@ export class Engine implements EngineApi {
   /** Time-driven work for nodes whose relists are not arriving (grace periods, back-off ends). Public for tests. */
   tick(): void {
     const now = this.clock.now();
-    for (const n of this.nodesByName.values()) local(n)?.tick(now);
+    for (const engine of this.nodesByName.locals()) engine.tick(now);
     this.recorder.flush();
   }
 
   /** One ListContainerStats round on every in-thread node (the nodes' stats loops do it by themselves). Public for tests. */
   async sampleUsage(): Promise<void> {
     const rounds: Promise<void>[] = [];
-    for (const n of this.nodesByName.values()) {
-      const engine = local(n);
-      if (engine) rounds.push(engine.sampleUsage());
-    }
+    for (const engine of this.nodesByName.locals()) rounds.push(engine.sampleUsage());
     await Promise.all(rounds);
     this.recorder.flush();
   }
 
   /** Numbers and records events from outside the node engines (drift, the driver). */
   record(events: UnsequencedEvent[]): void {
+    this.recordAndObserve(events);
+  }
+
+  private recordAndObserve(events: UnsequencedEvent[]): TimelineEvent[] {
     const batch = this.recorder.record(events);
-    if (batch.length === 0) return;
-    for (const n of this.nodesByName.values()) local(n)?.observe(batch);
+    if (batch.length === 0) return batch;
+    for (const engine of this.nodesByName.locals()) engine.observe(batch);
     this.pool?.observe(batch);
+    return batch;
   }
 
   /** The node view as recorded (for tests). */
   nodeView(name: string): NodeView | undefined {
     return own(this.recorder.working.nodes, name);
-  }
-
-  private collectGauges(): void {
-    this.instruments.subscribers.set(this.bus.size);
-    // The bus keeps the total; the counter shows it.
-    this.instruments.eventsDropped.reset();
-    this.instruments.eventsDropped.inc(this.bus.dropped);
-    this.instruments.pods.reset();
-    this.instruments.nodes.reset();
-    for (const node of Object.values(this.recorder.committed.nodes)) {
-      const counts: Record<string, number> = { Pending: 0, Running: 0, Succeeded: 0, Failed: 0 };
-      for (const p of Object.values(node.pods))
-        counts[p.status.phase ?? 'Pending'] = (counts[p.status.phase ?? 'Pending'] ?? 0) + 1;
-      for (const [phase, count] of Object.entries(counts))
-        this.instruments.pods.set({ node: node.name, phase }, count);
-      const ready = node.conditions.find((c) => c.type === 'Ready')?.status;
-      this.instruments.nodes.set(
-        { node: node.name },
-        ready === 'True' ? 1 : ready === 'False' ? 0 : -1,
-      );
-    }
   }
 
   private log(line: string, level?: LogLevel): void {

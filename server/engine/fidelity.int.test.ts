@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import { CriClient } from '@/server/cri/client';
-import type { DriverOptions } from '@/server/driver/driver';
-import type { EngineOptions } from './engine';
+import type { DriverOptions } from '@/server/driver/driver-options';
+import type { EngineOptions } from './engine-options';
 import type { HintProvider } from './hints';
 import { simEngineRigs, type SimEngineRig } from './testing/sim-rig';
 import { kubeletContainer, kubeletSandbox } from '@/test/contract/scenario';

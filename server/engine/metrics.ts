@@ -1,8 +1,9 @@
 /**
  * The engine's Prometheus series (served at /metrics beside the process's default metrics).
  * Counters and the histogram move as things happen; the gauges are set from the committed state
- * just before each scrape (engine.ts collectGauges).
+ * just before each scrape (setGauges, from Engine.metrics).
  */
+import type { ClusterState } from '@/lib/timeline/state';
 import { Counter, Gauge, Histogram, Registry } from '@/server/metrics/registry';
 
 export function createEngineMetrics() {
@@ -78,3 +79,25 @@ export function createEngineMetrics() {
   };
 }
 export type EngineMetrics = ReturnType<typeof createEngineMetrics>;
+
+/** Sets the gauges from the committed state, just before a scrape (Engine.metrics). */
+export function setGauges(
+  m: EngineMetrics,
+  from: { subscribers: number; dropped: number; committed: ClusterState },
+): void {
+  m.subscribers.set(from.subscribers);
+  // The bus keeps the total; the counter shows it.
+  m.eventsDropped.reset();
+  m.eventsDropped.inc(from.dropped);
+  m.pods.reset();
+  m.nodes.reset();
+  for (const node of Object.values(from.committed.nodes)) {
+    const counts: Record<string, number> = { Pending: 0, Running: 0, Succeeded: 0, Failed: 0 };
+    for (const p of Object.values(node.pods))
+      counts[p.status.phase ?? 'Pending'] = (counts[p.status.phase ?? 'Pending'] ?? 0) + 1;
+    for (const [phase, count] of Object.entries(counts))
+      m.pods.set({ node: node.name, phase }, count);
+    const ready = node.conditions.find((c) => c.type === 'Ready')?.status;
+    m.nodes.set({ node: node.name }, ready === 'True' ? 1 : ready === 'False' ? 0 : -1);
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * What an Engine is built from (EngineOptions), and the two decisions about a node the options
+ * alone settle: its crashLoopBackOff.maxContainerRestartPeriod, and whether a newly watched node
+ * goes to a relist worker thread (workers/pool.ts) and how many workers there are.
+ */
+import { availableParallelism } from 'node:os';
+import {
+  crashLoopBackOffPeriods,
+  KUBELET_DEFAULTS,
+  type BackoffState,
+  type FeatureGates,
+} from '@/lib/kubelet';
+import type { ClusterState } from '@/lib/timeline/state';
+import type { LogFn } from '@/server/log';
+import type { HintProvider } from './hints';
+import type { Clock } from './node-watcher';
+import type { EngineStore } from './recorder';
+import type { RuntimeClient } from './runtime-client';
+import type { EngineTimings } from './timings';
+
+export interface EngineOptions {
+  store: EngineStore;
+  timings: EngineTimings;
+  clock?: Clock;
+  providers?: HintProvider[];
+  gates?: FeatureGates;
+  /** Builds a runtime client for an endpoint (server/cri in production, fakes in tests). */
+  dial: (endpoint: string) => RuntimeClient;
+  /** Extra endpoints browsers may connect to. */
+  allowEndpoints?: readonly string[];
+  /** The kubelet's container back-off for each node, given its maximum (default containerBackoff). */
+  backoff?: (maxContainerRestartPeriodMs: number) => BackoffState;
+  /**
+   * crashLoopBackOff.maxContainerRestartPeriod (ms): for every node, and per node (default 300 s).
+   * Values outside 1 s–300 s make adding that node fail, as the kubelet refuses them.
+   */
+  maxContainerRestartPeriodMs?: { all?: number; byNode?: Readonly<Record<string, number>> };
+  /** Configured node IPs (PODSCOPE_NODE_IP): for every node, and per node. */
+  nodeIPs?: { all: string[]; byNode: Record<string, string[]> };
+  /** This machine's IPs, the host IPs of last resort (default: detected from its interfaces). */
+  detectedIPs?: string[];
+  /** Initial state when restarting on an existing timeline (the store's latest state). */
+  initialState?: ClusterState;
+  /**
+   * Relist loops in worker threads (workers/pool.ts) for nodes added with `watch()`: a number of
+   * workers (0: none), or 'auto' — max(1, cores − 1) workers once `fromNodes` nodes are watched
+   * (nodes added before stay in-thread). Nodes need the default clock and back-off and no hint
+   * providers to go to a worker; others stay in-thread.
+   */
+  relistWorkers?: { count: number | 'auto'; fromNodes?: number; criTimeoutMs?: number };
+  log?: LogFn;
+}
+
+/** 'auto' relist workers start when this many nodes are watched. */
+export const AUTO_RELIST_WORKERS_FROM_NODES = 32;
+
+/** The node's crashLoopBackOff.maxContainerRestartPeriod: its own, else every node's, else 300 s. */
+export function restartPeriodOf(options: EngineOptions, name: string): number {
+  const c = options.maxContainerRestartPeriodMs;
+  const own =
+    c?.byNode && Object.prototype.hasOwnProperty.call(c.byNode, name) ? c.byNode[name] : undefined;
+  const ms = own ?? c?.all ?? KUBELET_DEFAULTS.maxContainerRestartPeriodMs;
+  crashLoopBackOffPeriods(ms); // a RangeError now rather than inside the node's loop
+  return ms;
+}
+
+/** The node's configured IPs: its own, else every node's. */
+export function nodeIPsOf(options: EngineOptions, name: string): string[] {
+  return options.nodeIPs?.byNode[name] ?? options.nodeIPs?.all ?? [];
+}
+
+/**
+ * How many relist workers the engine should run once a node is added to `watched` others
+ * (0: the node stays in this thread). Nodes need the default clock and back-off and no hint
+ * providers to go to a worker.
+ */
+export function relistWorkerCount(options: EngineOptions, watched: number): number {
+  const w = options.relistWorkers;
+  if (!w) return 0;
+  if (options.clock || options.backoff || (options.providers?.length ?? 0) > 0) return 0;
+  if (w.count !== 'auto') return w.count;
+  return watched + 1 >= (w.fromNodes ?? AUTO_RELIST_WORKERS_FROM_NODES)
+    ? Math.max(1, availableParallelism() - 1)
+    : 0;
+}
