@@ -115,10 +115,13 @@ describe('transitions at the cursor', () => {
 });
 
 describe('attention list', () => {
-  it('puts the crash loop first and lists the pull error and the OOM kill', async () => {
+  it('puts the crash loops first and lists the pull error and the OOM kill', async () => {
     const { attentionList } = await import('./attention');
     const list = attentionList(final);
-    expect(list[0]).toMatchObject({ layer: 'container', reason: 'CrashLoopBackOff', id: apiId });
+    // payments-worker exits 1, inventory fails its liveness probe: both back off.
+    expect(list[0]).toMatchObject({ layer: 'container', reason: 'CrashLoopBackOff' });
+    expect(list.slice(0, 2).map((a) => a.id)).toContain(apiId);
+    expect(list.slice(0, 2).every((a) => a.reason === 'CrashLoopBackOff')).toBe(true);
     const reasons = list.map((a) => a.reason);
     expect(reasons.some((r) => /ImagePullBackOff|ErrImagePull/.test(r))).toBe(true);
     expect(reasons.some((r) => r.includes('OOMKilled'))).toBe(true);
