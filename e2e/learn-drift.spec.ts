@@ -100,6 +100,20 @@ for (const locale of ['en', 'zh-CN'] as const) {
       await expectAccessible(page, `/${locale}/learn/${ID} step 4, answered`);
     });
 
+    test('Terminating in the API server is not a phase: on the node the pod is still Running', async ({
+      page,
+    }) => {
+      test.setTimeout(180_000);
+      await open(page, locale, 5);
+      await expect(question(page)).toContainText(m.questions.terminating.prompt);
+      const state = (s: string) => page.locator(`[data-answer-machine] [data-state="${s}"]`);
+      await state('Succeeded').click();
+      await expect(question(page)).toHaveAttribute('data-settled', 'open');
+      await state('Running').click();
+      await expect(question(page)).toHaveAttribute('data-settled', 'right');
+      await expect(page.getByTestId('explanation')).toBeVisible();
+    });
+
     test('an orphan: force-deleted from the API server, still running — answered on its drift row', async ({
       page,
     }) => {

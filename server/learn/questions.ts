@@ -125,6 +125,7 @@ export const QUESTIONS: Readonly<Record<string, Readonly<Record<string, Question
     agree: state(0),
     silent: entity(0),
     stale: entity(0),
+    terminating: state(2, 'pod'),
     orphan: entity(0),
     heard: entity(1),
   },
