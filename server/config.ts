@@ -260,6 +260,24 @@ export const ConfigSchema = z.object({
         .regex(/^postgres(ql)?:\/\//, 'only postgres:// (or postgresql://) URLs are supported')
         .optional(),
       name: z.string().min(1).max(63).default('default'),
+      /**
+       * The Lease through which replicas elect the one that watches the API server (with a
+       * kubeconfig or in-cluster credentials; server/cluster/api-view.ts). Defaults in
+       * server/runtime/cluster.ts: podscope-api-view, the pod's own namespace, 15 s.
+       */
+      lease: z
+        .object({
+          name: z
+            .string()
+            .regex(/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, 'a Lease name is a DNS-1123 subdomain')
+            .optional(),
+          namespace: z
+            .string()
+            .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a namespace is a DNS label')
+            .optional(),
+          durationMs: z.coerce.number().int().min(3_000).max(600_000).optional(),
+        })
+        .optional(),
     })
     .default({ name: 'default' }),
   /** Serve one recorded timeline file read-only instead of watching runtimes (podscope replay). */
@@ -335,6 +353,9 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['PODSCOPE_NATS_URL', ['cluster', 'natsUrl']],
     ['PODSCOPE_DATABASE_URL', ['cluster', 'databaseUrl']],
     ['PODSCOPE_CLUSTER', ['cluster', 'name']],
+    ['PODSCOPE_LEASE_NAME', ['cluster', 'lease', 'name']],
+    ['PODSCOPE_LEASE_NAMESPACE', ['cluster', 'lease', 'namespace']],
+    ['PODSCOPE_LEASE_DURATION_MS', ['cluster', 'lease', 'durationMs']],
     ['PODSCOPE_AUTH', ['auth']],
   ];
   for (const [name, path] of map) {

@@ -362,15 +362,47 @@ for (const [name, render] of Object.entries(RENDERINGS)) {
           'authorization.k8s.io/subjectaccessreviews:create',
         ].sort(),
       );
-      // Each service account is bound to its own role only.
+      // The console's leader election: its own namespace only, only its Lease by name — but
+      // create, which RBAC cannot restrict by resourceNames (the name is not known at authorisation).
+      const lease = find(objs, 'Role', 'podscope-console-lease');
+      expect(lease?.metadata.namespace).toBe(CONSOLE_NS);
+      expect(lease?.rules).toEqual([
+        {
+          apiGroups: ['coordination.k8s.io'],
+          resources: ['leases'],
+          resourceNames: ['podscope-api-view'],
+          verbs: ['get', 'update'],
+        },
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+      ]);
+      // The Lease the replicas elect through is the one the Role names, in the console's namespace.
+      const consoleEnv = allContainers(
+        podOf(find(objs, 'Deployment', 'podscope-console') as Obj),
+      ).find((c) => c.name === 'console')?.env;
+      expect(consoleEnv?.find((e) => e.name === 'PODSCOPE_LEASE_NAME')?.value).toBe(
+        'podscope-api-view',
+      );
+      expect(consoleEnv?.find((e) => e.name === 'PODSCOPE_LEASE_NAMESPACE')?.valueFrom).toEqual({
+        fieldRef: { fieldPath: 'metadata.namespace' },
+      });
+      // Each service account is bound to its own roles only; only the Lease role is namespaced.
       const bound = bindings.map((b) => [
         (b.subjects as { name: string }[])[0]?.name,
         (b.roleRef as { name: string }).name,
+        b.kind,
       ]);
       expect(bound.sort()).toEqual([
-        ['podscope-agent', 'podscope-agent'],
-        ['podscope-console', 'podscope-console'],
+        ['podscope-agent', 'podscope-agent', 'ClusterRoleBinding'],
+        ['podscope-console', 'podscope-console', 'ClusterRoleBinding'],
+        ['podscope-console', 'podscope-console-lease', 'RoleBinding'],
       ]);
+      const leaseBinding = find(objs, 'RoleBinding', 'podscope-console-lease');
+      expect(leaseBinding?.metadata.namespace).toBe(CONSOLE_NS);
+      expect(leaseBinding?.roleRef).toEqual({
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'Role',
+        name: 'podscope-console-lease',
+      });
     });
 
     it('the image is tagged with the package version, never latest', () => {

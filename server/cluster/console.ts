@@ -32,6 +32,7 @@ import { EventBus, type Subscription } from '@/server/engine/bus';
 import type { EngineApi, Health, NodeSummary, RangeQuery } from '@/server/engine/api';
 import { exposition, Gauge, processRegistry, Registry } from '@/server/metrics/registry';
 import type { ClusterBus } from './bus';
+import { isApiEpoch } from './envelope';
 import { GID_SLOTS, gidOf, streamSeqOfGid, type GapRecord } from './global';
 import type { ClusterTimeline } from './timeline/timeline';
 import { ClusterView, followBus } from './view';
@@ -344,6 +345,10 @@ export class ClusterSource implements EngineApi {
       for (const { epoch, event } of rows) {
         after = event.seq;
         if (!isEvent(event)) continue;
+        if (isApiEpoch(epoch)) {
+          state = reduce(state, event); // the API view's source: no agent run of its own
+          continue;
+        }
         const known = epochs.get(event.node);
         if (known !== undefined && known !== epoch) {
           const { [event.node]: _old, ...others } = state.nodes;

@@ -21,6 +21,7 @@ import { z } from 'zod';
 import type { NodeView } from '@/lib/timeline/state';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { WireDecoder, WireEncoder } from '@/lib/timeline/wire';
+import { checkApiEvents } from './api-events';
 import { encodeToken, NODE_NAME } from './names';
 
 /** The envelope as held in memory, and on the bus for gaps, heartbeats and node states. */
@@ -38,10 +39,23 @@ export const MAX_EVENTS_PER_MESSAGE = 1024;
 export const MAX_MESSAGE_BYTES = 900 * 1024;
 
 const EPOCH = /^[0-9a-z]{1,11}-[0-9a-f]{8}$/;
+/** An API-view epoch: one leader's run publishing the API server's view (api-view.ts). */
+const API_EPOCH = /^[0-9a-z]{1,11}-[0-9a-f]{8}-api$/;
 
 export function newEpoch(now = Date.now()): string {
   return `${now.toString(36)}-${randomBytes(4).toString('hex')}`;
 }
+
+/**
+ * The epoch of one run of the console replica that leads the API-server view (api-view.ts): its
+ * messages go to a node's subject beside the agent's but are a source of their own — they carry
+ * only what the API server knows (Events, drift), never the node's runtime state.
+ */
+export function newApiEpoch(now = Date.now()): string {
+  return `${newEpoch(now)}-api`;
+}
+
+export const isApiEpoch = (epoch: string): boolean => epoch.endsWith('-api');
 
 /** The start time an epoch was made at (epoch ms). */
 export function epochTime(epoch: string): number {
@@ -57,6 +71,10 @@ const nodeName = z.string().max(253).regex(NODE_NAME, 'node name is not a DNS-11
 const seq = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const time = z.number().int().min(0).max(8.64e15);
 const epoch = z.string().regex(EPOCH, 'epoch is not <base36 ms>-<8 hex>');
+/** On the stream: an agent's epoch, or the API-view leader's (…-api). */
+const streamEpoch = z
+  .string()
+  .refine((e) => EPOCH.test(e) || API_EPOCH.test(e), 'epoch is not <base36 ms>-<8 hex>[-api]');
 
 const EVENT_KINDS = ['cri', 'container', 'pod', 'node', 'k8s'] as const;
 
@@ -74,7 +92,7 @@ const base = {
   v: z.literal(ENVELOPE_VERSION),
   cluster: z.string().min(1).max(63),
   node: nodeName,
-  epoch,
+  epoch: streamEpoch,
   seq,
   t: time,
 };
@@ -153,7 +171,8 @@ export type Refusal =
   | 'bad-envelope'
   | 'foreign-cluster'
   | 'subject-mismatch'
-  | 'bad-sequence';
+  | 'bad-sequence'
+  | 'bad-api-event';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: Refusal; detail: string };
 
@@ -229,6 +248,11 @@ export function parseBusMessage(
     return refuse('foreign-cluster', `cluster "${msg.cluster}", this is "${cluster}"`);
   if (msg.node !== subjectNode)
     return refuse('subject-mismatch', `body says node "${msg.node}", subject "${subjectNode}"`);
+  if (isApiEpoch(msg.epoch)) {
+    if (msg.type === 'gap') return refuse('bad-api-event', 'the API view announces no gaps');
+    const bad = checkApiEvents(msg.events);
+    if (bad) return refuse('bad-api-event', bad);
+  }
   if (msg.type === 'gap') {
     if (msg.lost.from !== msg.seq || msg.lost.to < msg.lost.from)
       return refuse('bad-sequence', `gap ${msg.lost.from}..${msg.lost.to} at seq ${msg.seq}`);

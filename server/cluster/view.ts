@@ -21,7 +21,7 @@ import { reduce } from '@/lib/timeline/reducer';
 import { emptyState, own, type ClusterState, type NodeView } from '@/lib/timeline/state';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import type { ClusterBus, Delivered } from './bus';
-import { compareEpochs, type Heartbeat, type NodeState } from './envelope';
+import { compareEpochs, isApiEpoch, type Heartbeat, type NodeState } from './envelope';
 import { globalEvents, type GapRecord } from './global';
 
 export interface NodeTrack {
@@ -56,6 +56,9 @@ export interface ClusterViewStats {
   lastStreamSeq: number;
 }
 
+/** The view's track of the API-view source for a node (':' is in no node name). */
+export const apiTrackKey = (node: string) => `api:${node}`;
+
 export class ClusterView {
   private state: ClusterState = emptyState();
   private readonly tracks = new Map<string, NodeTrack>();
@@ -71,21 +74,27 @@ export class ClusterView {
   apply(d: Delivered): (TimelineEvent | GapRecord)[] {
     const m = d.message;
     this.stats.lastStreamSeq = Math.max(this.stats.lastStreamSeq, d.streamSeq);
-    let track = this.tracks.get(m.node);
+    // The API-view leader's messages about a node are a source of their own (api-view.ts).
+    const api = isApiEpoch(m.epoch);
+    const key = api ? apiTrackKey(m.node) : m.node;
+    let track = this.tracks.get(key);
     if (track && m.epoch !== track.epoch) {
       if (compareEpochs(m.epoch, track.epoch) < 0) {
         this.stats.staleEpoch++;
         return [];
       }
       // A new run of the agent: it reports the node afresh; what the old run knew is replaced.
-      const { [m.node]: _old, ...others } = this.state.nodes;
-      this.state = { ...this.state, nodes: others };
+      // (A new API-view leader continues the node as it is: it publishes only what changed.)
+      if (!api) {
+        const { [m.node]: _old, ...others } = this.state.nodes;
+        this.state = { ...this.state, nodes: others };
+      }
       track.epoch = m.epoch;
       track.lastSeq = 0;
     }
     if (!track) {
       track = { epoch: m.epoch, lastSeq: 0, instances: new Map() };
-      this.tracks.set(m.node, track);
+      this.tracks.set(key, track);
     }
     const applied: (TimelineEvent | GapRecord)[] = [];
     for (const g of globalEvents(d.streamSeq, m)) {

@@ -7,13 +7,19 @@
  * PODSCOPE_DATABASE_URL (every replica serves the same one), else an SQLite file in the data
  * directory. Loaded only in cluster mode: `npm start` never imports NATS or pg.
  */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
 import type { Config } from '@/server/config';
-import { openBus } from '@/server/cluster/bus';
+import { electApiView, type ApiViewElection } from '@/server/cluster/api-view';
+import { openBus, type ClusterBus } from '@/server/cluster/bus';
 import { ClusterSource } from '@/server/cluster/console';
 import { openClusterTimeline } from '@/server/cluster/timeline/timeline';
 import { ClusterWriter } from '@/server/cluster/writer';
+import { KubeView } from '@/server/kube';
+import { loadKubeConfig, serverOf } from '@/server/kube/config';
+import { LEASE_DEFAULTS } from '@/server/kube/lease';
 import type { LogFn } from '@/server/log';
 import { PodscopeStoreError, type TimelineStore } from '@/server/store';
 import type { TimelinesStore } from '@/server/timelines/service';
@@ -73,11 +79,10 @@ export async function startCluster(
     }, 60_000);
     retention.unref();
     stops.unshift(() => clearInterval(retention));
-    if (config.kubeconfig)
-      log(
-        'PODSCOPE_KUBECONFIG is not joined in cluster mode yet: specs, Events and drift come with the API-server watcher',
-        'warn',
-      );
+    if (config.kubeconfig || process.env.KUBERNETES_SERVICE_HOST) {
+      const api = startApiView(config, bus, source, log);
+      stops.unshift(() => api.stop());
+    }
     const savedStore: TimelinesStore = {
       path: store.path,
       saveTimeline: () => {
@@ -102,4 +107,56 @@ export async function startCluster(
     for (const stop of stops) await Promise.resolve(stop()).catch(() => undefined);
     throw err;
   }
+}
+
+export const API_VIEW_LEASE = 'podscope-api-view';
+const SA_NAMESPACE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+
+/** The namespace the Lease lives in: configured, else the pod's own (its service account's). */
+function leaseNamespace(configured: string | undefined): string {
+  if (configured) return configured;
+  try {
+    const ns = readFileSync(SA_NAMESPACE, 'utf8').trim();
+    if (ns) return ns;
+  } catch {
+    // Not in a pod: the namespace the manifests use.
+  }
+  return 'podscope';
+}
+
+/**
+ * The API server's view in cluster mode (server/cluster/api-view.ts): every replica runs the
+ * Lease election; the holder watches the API server and publishes Events and drift on the bus.
+ * The Lease's timings keep client-go's proportions (15 s : 10 s : 2 s) at any duration.
+ */
+function startApiView(
+  config: Config,
+  bus: ClusterBus,
+  source: ClusterSource,
+  log: LogFn,
+): ApiViewElection {
+  const lease = config.cluster.lease ?? {};
+  const durationMs = lease.durationMs ?? LEASE_DEFAULTS.leaseDurationMs;
+  const kubeconfig = config.kubeconfig;
+  // Fail at start-up on an unreadable kubeconfig, not in the first term of leadership.
+  const kc = loadKubeConfig(kubeconfig ? { kubeconfig } : {});
+  const identity = `${process.env.POD_NAME || hostname()}_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const namespace = leaseNamespace(lease.namespace);
+  const name = lease.name ?? API_VIEW_LEASE;
+  log(`api view: electing through the Lease ${namespace}/${name} as ${identity} (${serverOf(kc)})`);
+  return electApiView({
+    bus,
+    source,
+    kube: () => new KubeView({ kubeconfig: kc }),
+    log: (line, level) => log(line, level ?? 'info'),
+    lease: {
+      kubeconfig: kc,
+      namespace,
+      name,
+      identity,
+      leaseDurationMs: durationMs,
+      renewDeadlineMs: Math.round((durationMs * 2) / 3),
+      retryPeriodMs: Math.round(durationMs / 7.5),
+    },
+  });
 }
