@@ -21,13 +21,10 @@ import { KubeView } from '@/server/kube';
 import { loadKubeConfig, serverOf } from '@/server/kube/config';
 import { LEASE_DEFAULTS } from '@/server/kube/lease';
 import type { LogFn } from '@/server/log';
-import { PodscopeStoreError, type TimelineStore } from '@/server/store';
-import type { TimelinesStore } from '@/server/timelines/service';
+import type { TimelineStore } from '@/server/store';
 
 export interface ClusterParts {
   source: ClusterSource;
-  /** What saved timelines may use of the replica's own store (saving the live recording: not yet). */
-  savedStore: TimelinesStore;
   /** Where the timeline lives, for the start-up line. */
   where: string;
   stops: (() => Promise<void> | void)[];
@@ -83,23 +80,8 @@ export async function startCluster(
       const api = startApiView(config, bus, source, log);
       stops.unshift(() => api.stop());
     }
-    const savedStore: TimelinesStore = {
-      path: store.path,
-      saveTimeline: () => {
-        throw new PodscopeStoreError(
-          store.path,
-          'INVALID',
-          'saving a period of the live recording is not available in cluster mode yet (the recording is the cluster timeline); import a file instead',
-        );
-      },
-      getTimeline: (id) => store.getTimeline(id),
-      listTimelines: () => store.listTimelines(),
-      deleteTimeline: (id) => store.deleteTimeline(id),
-      addAnnotation: (id, a) => store.addAnnotation(id, a),
-    };
     return {
       source,
-      savedStore,
       where: `the ${name} cluster on ${natsUrl}; timeline at ${timeline.where}`,
       stops,
     };

@@ -20,7 +20,11 @@ import { LearnService } from '@/server/learn/service';
 import { startSimCluster, type SimCluster } from '@/server/sim';
 import { parseNodeIPs } from '@/server/engine/host-ips';
 import { lockTimeline, openStore, type TimelineStore } from '@/server/store';
-import { TimelinesService, type TimelinesStore } from '@/server/timelines/service';
+import {
+  TimelinesService,
+  type LiveRecording,
+  type TimelinesStore,
+} from '@/server/timelines/service';
 import type { Services } from '@/server/trpc/context';
 import { DEMO_BACKOFF_SCALE } from '@/server/driver/demo';
 import { startSimWorkload } from './embedded';
@@ -61,8 +65,12 @@ function services(
   config: Config,
   engine: EngineApi,
   saved: TimelinesStore,
+  recording?: LiveRecording,
 ): { timelines: TimelinesService; context: Services } {
-  const timelines = new TimelinesService(saved, { quota: config.saved });
+  const timelines = new TimelinesService(saved, {
+    quota: config.saved,
+    ...(recording ? { recording } : {}),
+  });
   const learn = new LearnService({ dir: join(config.dataDir, 'learn'), log });
   return { timelines, context: { engine, timelines, learn } };
 }
@@ -84,7 +92,7 @@ function expireSaved(store: TimelineStore): void {
   }
 }
 
-/** Cluster mode: the store holds only this replica's saved timelines and imports. */
+/** Cluster mode: the store holds only this replica's saved timelines and imports (not the recording). */
 async function startClusterRuntime(config: Config): Promise<PodscopeRuntime> {
   const store = openConfiguredStore(config);
   let unlock: () => void = () => undefined;
@@ -101,7 +109,8 @@ async function startClusterRuntime(config: Config): Promise<PodscopeRuntime> {
       config,
       engine,
       store,
-      ...services(config, engine, cluster.savedStore),
+      // Saved periods come from the cluster timeline, stored in this replica's data directory.
+      ...services(config, engine, store, cluster.source),
       stop: () =>
         (stopping ??= (async () => {
           clearInterval(expire);

@@ -5,10 +5,16 @@
 import { gzipSync } from 'node:zlib';
 import {
   buildTimelineFile,
+  DEFAULT_LIMITS,
+  isTimelineFileError,
+  parseTimelineBytes,
   serializeTimelineFile,
   type FileLimits,
   type TimelineFile,
 } from '@/lib/timeline/file';
+import type { TimelineEvent } from '@/lib/timeline/events';
+import type { ClusterState } from '@/lib/timeline/state';
+import { PodscopeStoreError } from '@/server/store';
 import type {
   Annotation,
   AnnotationInput,
@@ -35,12 +41,26 @@ export interface ExportedFile {
   contentType: string;
 }
 
+/**
+ * The live recording, when the store does not hold it (cluster mode: the cluster timeline in
+ * PostgreSQL, read through the replica — server/cluster/console.ts stateAt and range).
+ */
+export interface LiveRecording {
+  stateAt(t: number): Promise<ClusterState>;
+  range(q: { from: number; to: number; afterSeq: number; limit: number }): Promise<TimelineEvent[]>;
+}
+
 export interface TimelinesOptions {
   version?: string;
   limits?: Partial<FileLimits>;
-  /** Quotas imports must respect (saves: the store's own). */
+  /** Quotas imports (and saves from a `recording`) must respect (saves: the store's own). */
   quota?: SavedQuota;
+  /** Save periods from this recording instead of the store's own live timeline. */
+  recording?: LiveRecording;
+  now?: () => number;
 }
+
+const PAGE = 10_000;
 
 export class TimelinesService {
   private readonly version: string;
@@ -52,8 +72,78 @@ export class TimelinesService {
     this.version = options.version ?? PODSCOPE_VERSION;
   }
 
+  /** A period of the store's own live timeline. */
   save(input: SaveTimelineInput): SavedTimelineSummary {
     return this.store.saveTimeline(input);
+  }
+
+  /** A period of the live recording: the `recording` when there is one, else the store's. */
+  async savePeriod(input: SaveTimelineInput): Promise<SavedTimelineSummary> {
+    const { recording } = this.options;
+    return recording ? this.saveFrom(recording, input) : this.save(input);
+  }
+
+  /**
+   * A period of a recording the store does not hold, stored as an import is: the state at
+   * `from`, the events after it up to `to`, checked as an imported file is (limits included) —
+   * so a period too large to save is refused whole, and nothing is stored.
+   */
+  private async saveFrom(
+    recording: LiveRecording,
+    input: SaveTimelineInput,
+  ): Promise<SavedTimelineSummary> {
+    const path = this.store.path;
+    if (input.title.trim() === '')
+      throw new PodscopeStoreError(path, 'INVALID', 'a saved timeline needs a title');
+    if (input.to < input.from)
+      throw new PodscopeStoreError(
+        path,
+        'INVALID',
+        `timeline "to" (${input.to}) is before "from" (${input.from})`,
+      );
+    const limits = { ...DEFAULT_LIMITS, ...this.options.limits };
+    const initialState = await recording.stateAt(input.from);
+    const events: TimelineEvent[] = [];
+    let after = initialState.seq;
+    for (;;) {
+      const page = await recording.range({
+        from: input.from,
+        to: input.to,
+        afterSeq: after,
+        limit: PAGE,
+      });
+      events.push(...page);
+      if (events.length > limits.maxEvents)
+        throw new PodscopeStoreError(
+          path,
+          'TOO_LARGE',
+          `the period holds more than ${limits.maxEvents} events; save a shorter one`,
+        );
+      const last = page.at(-1);
+      if (page.length < PAGE || !last) break;
+      after = last.seq;
+    }
+    const createdAt = (this.options.now ?? Date.now)();
+    const built = buildTimelineFile({
+      title: input.title,
+      ...(input.notes !== undefined ? { notes: input.notes } : {}),
+      createdAt,
+      from: input.from,
+      to: input.to,
+      initialState,
+      events,
+      annotations: input.annotations ?? [],
+      podscope: this.version,
+      kind: 'saved',
+    });
+    let file: TimelineFile;
+    try {
+      file = parseTimelineBytes(Buffer.from(serializeTimelineFile(built), 'utf8'), { limits });
+    } catch (err) {
+      if (!isTimelineFileError(err)) throw err;
+      throw new PodscopeStoreError(path, 'TOO_LARGE', `the period cannot be saved: ${err.message}`);
+    }
+    return writeImportedTimeline(path, file, createdAt, this.options.quota);
   }
 
   list(): SavedTimelineSummary[] {

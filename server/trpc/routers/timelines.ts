@@ -98,9 +98,13 @@ function guard<T>(fn: () => T): T {
 }
 
 export const timelinesRouter = router({
-  save: mutationProcedure
-    .input(saveInput)
-    .mutation(({ ctx, input }) => guard(() => ctx.timelines.save(input))),
+  save: mutationProcedure.input(saveInput).mutation(async ({ ctx, input }) => {
+    try {
+      return await ctx.timelines.savePeriod(input);
+    } catch (err) {
+      throw toTrpcError(err);
+    }
+  }),
 
   list: readProcedure.query(({ ctx }) => guard(() => ctx.timelines.list())),
 
