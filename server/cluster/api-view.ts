@@ -18,10 +18,11 @@
  *   …
  *   await api.stop();   // releases the Lease: another replica takes over at once
  */
-import type { TimelineEvent, UnsequencedEvent } from '@/lib/timeline/events';
+import type { K8sEvent, TimelineEvent, UnsequencedEvent } from '@/lib/timeline/events';
 import { reduce } from '@/lib/timeline/reducer';
 import type { ClusterState } from '@/lib/timeline/state';
 import { DriftBridge, type DriftBridgeOptions, type DriftSource } from '@/server/kube/bridge';
+import type { NewK8sEvent } from '@/server/kube/events';
 import { LeaseElector, type LeaseElectorOptions } from '@/server/kube/lease';
 import { checkApiEvents } from './api-events';
 import type { ClusterBus } from './bus';
@@ -33,25 +34,40 @@ import {
   newApiEpoch,
   type EventsMessage,
 } from './envelope';
+import type { GapRecord } from './global';
 import { NODE_NAME } from './names';
 
 /** The API server's view as the leader runs it (a KubeView). */
 export interface ApiWatch extends DriftSource {
   start(): void;
   stop(): Promise<void>;
+  /** Resolves once every collection has been listed. */
+  synced(): Promise<boolean>;
 }
 
-/** What the publisher reads of its own replica: the state it compares, how far it has applied. */
+/** What the publisher reads of its own replica: the state it compares, what it has applied. */
 export interface ReplicaState {
   snapshot(): ClusterState;
-  readonly view: { readonly stats: { readonly lastStreamSeq: number } };
+  readonly view: {
+    readonly stats: { readonly lastStreamSeq: number };
+    onApplied(listener: (events: (TimelineEvent | GapRecord)[]) => void): () => void;
+  };
 }
 
 export interface ApiViewOptions {
   bus: ClusterBus;
   source: ReplicaState;
-  /** Makes the API server's view for one term of leadership (started and stopped here). */
-  kube: () => ApiWatch;
+  /**
+   * Makes the API server's view for one term of leadership (started and stopped here), with the
+   * given options spread into KubeView's: the Events already there at its first list are wanted.
+   */
+  kube: (options: { emitInitialEvents: true }) => ApiWatch;
+  /**
+   * Events of the first list recorded at most this long before a term began are published
+   * unless the stream already has them (default 60 s): those a dead leader had no time to
+   * publish, recorded while nobody held the Lease.
+   */
+  eventLookbackMs?: number;
   /** Events waiting to be published, at most (default 20,000; the oldest are dropped, counted). */
   maxQueue?: number;
   bridge?: DriftBridgeOptions;
@@ -70,6 +86,33 @@ export interface ApiViewStats {
 }
 
 const RETRY_MS = [100, 250, 500, 1_000, 2_000];
+const SEEN_EVENTS = 10_000;
+
+/** One API-server Event as the stream holds it: the same occurrence from any leader. */
+const eventKey = (e: K8sEvent | NewK8sEvent) =>
+  [
+    e.involvedObject.uid ?? `${e.involvedObject.namespace}/${e.involvedObject.name}`,
+    e.reason,
+    e.count,
+    e.lastTimestamp ?? e.firstTimestamp ?? '',
+    e.message,
+  ].join('\u0000');
+
+/** The Events the stream has carried lately (bounded, oldest forgotten first). */
+class SeenEvents {
+  private readonly keys = new Set<string>();
+  add(key: string): void {
+    this.keys.delete(key);
+    this.keys.add(key);
+    if (this.keys.size > SEEN_EVENTS) {
+      const oldest = this.keys.values().next();
+      if (!oldest.done) this.keys.delete(oldest.value);
+    }
+  }
+  has(key: string): boolean {
+    return this.keys.has(key);
+  }
+}
 const isNodeName = (n: string) => n.length <= 253 && NODE_NAME.test(n);
 
 /** One term of leadership: its epoch, its API watch, its queue. */
@@ -83,14 +126,19 @@ class Term {
   private pending: { streamSeq: number; events: TimelineEvent[] }[] = [];
   private flushing: Promise<void> | undefined;
   private running = true;
+  /** Until the first lists are in: Events may be history, published only when recent and new. */
+  private listing = true;
+  private readonly startedAt: number;
 
   constructor(
     private readonly options: ApiViewOptions,
     private readonly stats: ApiViewStats,
+    private readonly seen: SeenEvents,
   ) {
     const now = options.now ?? Date.now;
-    this.epoch = newApiEpoch(now());
-    this.kube = options.kube();
+    this.startedAt = now();
+    this.epoch = newApiEpoch(this.startedAt);
+    this.kube = options.kube({ emitInitialEvents: true });
     this.bridge = new DriftBridge(
       this.kube,
       { state: () => this.state(), append: (events) => this.enqueue(events), now },
@@ -100,8 +148,40 @@ class Term {
         ...options.bridge,
       },
     );
-    this.kube.start();
-    this.bridge.start();
+    void this.caughtUp().then(() => {
+      if (!this.running) return;
+      this.kube.start();
+      this.bridge.start();
+      void this.kube.synced().then(() => (this.listing = false));
+    });
+  }
+
+  /**
+   * Until the replica has applied what the stream held when the term began: the drift is
+   * compared with that state, and the Events another term published are known by then.
+   */
+  private async caughtUp(): Promise<void> {
+    let target: number | undefined;
+    while (this.running) {
+      try {
+        target ??= await this.options.bus.lastStreamSeq();
+        if (this.options.source.view.stats.lastStreamSeq >= target) return;
+      } catch {
+        // NATS unreachable: asked again below.
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** An Event another term (or this one) already published, or history from before the gap. */
+  private known(e: NewK8sEvent): boolean {
+    const key = eventKey(e);
+    if (this.seen.has(key)) return true;
+    const at = e.lastTimestamp ?? e.firstTimestamp;
+    const lookback = this.options.eventLookbackMs ?? 60_000;
+    if (this.listing && (at === undefined || at < this.startedAt - lookback)) return true;
+    this.seen.add(key);
+    return false;
   }
 
   async stop(): Promise<void> {
@@ -128,6 +208,7 @@ class Term {
   private enqueue(events: UnsequencedEvent[]): void {
     if (!this.running) return;
     for (const e of events) {
+      if (e.kind === 'k8s' && this.known(e)) continue;
       // Checked as receivers check it: one odd Event must not get a whole message refused.
       const why = !isNodeName(e.node)
         ? `node "${e.node.slice(0, 80)}" is not a node name`
@@ -218,8 +299,14 @@ export class ApiViewPublisher {
   };
   private term: Term | undefined;
   private stopping: Promise<void> = Promise.resolve();
+  private readonly seen = new SeenEvents();
 
-  constructor(private readonly options: ApiViewOptions) {}
+  constructor(private readonly options: ApiViewOptions) {
+    // What the stream carries, from any leader: a new term does not publish those again.
+    options.source.view.onApplied((events) => {
+      for (const e of events) if (e.kind === 'k8s') this.seen.add(eventKey(e));
+    });
+  }
 
   /** True while this replica watches the API server. */
   get watching(): boolean {
@@ -233,7 +320,7 @@ export class ApiViewPublisher {
   start(): void {
     if (this.term) return;
     this.stats.terms++;
-    this.term = new Term(this.options, this.stats);
+    this.term = new Term(this.options, this.stats, this.seen);
     this.options.log?.(`api view: watching the API server (epoch ${this.term.epoch})`);
   }
 
@@ -264,7 +351,11 @@ export type ApiLeaseOptions = Omit<
 export function electApiView(
   options: ApiViewOptions & { lease: ApiLeaseOptions },
 ): ApiViewElection {
-  const publisher = new ApiViewPublisher(options);
+  const duration = options.lease.leaseDurationMs ?? 15_000;
+  const publisher = new ApiViewPublisher({
+    eventLookbackMs: 2 * duration + 30_000,
+    ...options,
+  });
   const elector = new LeaseElector({
     ...options.lease,
     onStartedLeading: () => publisher.start(),

@@ -56,13 +56,24 @@ export async function startCluster(
       log: (line) => log(line, 'warn'),
     }).start();
     stops.unshift(() => writer.stop());
-    const source = await new ClusterSource({
+    const source = new ClusterSource({
       bus,
       timeline,
       writer,
       graceMs: config.periods.nodeMonitorGraceMs,
-    }).start();
-    stops.unshift(() => source.stop());
+    });
+    // The API view's election before the replica follows the bus: it learns every Event the
+    // stream carries, so a new leader does not publish one again.
+    const api =
+      config.kubeconfig || process.env.KUBERNETES_SERVICE_HOST
+        ? startApiView(config, bus, source, log)
+        : undefined;
+    try {
+      await source.start();
+    } finally {
+      stops.unshift(() => source.stop());
+      if (api) stops.unshift(() => api.stop());
+    }
 
     const retention = setInterval(() => {
       timeline
@@ -76,10 +87,6 @@ export async function startCluster(
     }, 60_000);
     retention.unref();
     stops.unshift(() => clearInterval(retention));
-    if (config.kubeconfig || process.env.KUBERNETES_SERVICE_HOST) {
-      const api = startApiView(config, bus, source, log);
-      stops.unshift(() => api.stop());
-    }
     return {
       source,
       where: `the ${name} cluster on ${natsUrl}; timeline at ${timeline.where}`,
@@ -129,7 +136,7 @@ function startApiView(
   return electApiView({
     bus,
     source,
-    kube: () => new KubeView({ kubeconfig: kc }),
+    kube: (o) => new KubeView({ kubeconfig: kc, ...o }),
     log: (line, level) => log(line, level ?? 'info'),
     lease: {
       kubeconfig: kc,
