@@ -81,6 +81,7 @@ async function replica(name: string) {
     log: (l) => lines.push(l),
     lease: { kubeconfig: kc, namespace: NS, name: 'api-view', identity: name, ...TIMING },
   });
+  source.addMetrics(election.publisher.registry);
   await source.start();
   let dead = false;
   const close = async () => {
@@ -177,6 +178,8 @@ describe.skipIf(skip)('the API server view in cluster mode (Lease, NATS, Postgre
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(api.openWatches()).toBe(4);
+    expect(await leader.source.metrics()).toMatch(/^podscope_cluster_api_view_leading 1$/m);
+    expect(await other.source.metrics()).toMatch(/^podscope_cluster_api_view_leading 0$/m);
     const podWatchesBefore = api.watchRequests('pods').length;
 
     // The leader dies (no release): the other takes over once the Lease has expired.

@@ -24,6 +24,7 @@ import type { ClusterState } from '@/lib/timeline/state';
 import { DriftBridge, type DriftBridgeOptions, type DriftSource } from '@/server/kube/bridge';
 import type { NewK8sEvent } from '@/server/kube/events';
 import { LeaseElector, type LeaseElectorOptions } from '@/server/kube/lease';
+import { Gauge, Registry } from '@/server/metrics/registry';
 import { checkApiEvents } from './api-events';
 import type { ClusterBus } from './bus';
 import {
@@ -300,8 +301,38 @@ export class ApiViewPublisher {
   private term: Term | undefined;
   private stopping: Promise<void> = Promise.resolve();
   private readonly seen = new SeenEvents();
+  /** podscope_cluster_api_view_* (served with the replica's series, ClusterSource.addMetrics). */
+  readonly registry = new Registry();
 
   constructor(private readonly options: ApiViewOptions) {
+    const gauge = (name: string, help: string, read: () => number) =>
+      new Gauge({
+        name: `podscope_cluster_api_view_${name}`,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set(read());
+        },
+      });
+    gauge('leading', '1 while this replica holds the Lease and watches the API server.', () =>
+      this.term ? 1 : 0,
+    );
+    gauge('terms', 'Terms of leadership this replica has had.', () => this.stats.terms);
+    gauge(
+      'published',
+      'API-server Events and drift this replica published.',
+      () => this.stats.published,
+    );
+    gauge(
+      'dropped',
+      'Events not published: the queue was full, or the event was not publishable.',
+      () => this.stats.dropped,
+    );
+    gauge(
+      'publish_failures',
+      'Failed publications (each retried with the same message id).',
+      () => this.stats.publishFailures,
+    );
     // What the stream carries, from any leader: a new term does not publish those again.
     options.source.view.onApplied((events) => {
       for (const e of events) if (e.kind === 'k8s') this.seen.add(eventKey(e));

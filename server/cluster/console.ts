@@ -89,6 +89,7 @@ export class ClusterSource implements EngineApi {
   private readonly rejudgeWaiters = new Set<() => void>();
   private ackFloor = { at: 0, seq: 0 };
   private readonly registry = new Registry();
+  private readonly more: Registry[] = [];
 
   constructor(private readonly options: ClusterSourceOptions) {
     this.clock = options.clock ?? Date.now;
@@ -414,8 +415,18 @@ export class ClusterSource implements EngineApi {
     };
   }
 
+  /** Another part's series (the API view's) served with the replica's at /metrics. */
+  addMetrics(registry: Registry): void {
+    this.more.push(registry);
+  }
+
   metrics(): Promise<string> {
-    return exposition([this.registry, this.options.bus.refusals.registry, processRegistry()]);
+    return exposition([
+      this.registry,
+      this.options.bus.refusals.registry,
+      ...this.more,
+      processRegistry(),
+    ]);
   }
 }
 

@@ -60,6 +60,7 @@ describe.skipIf(skip)('the cluster runtime with an API server', () => {
     try {
       await waitFor('the Lease held', () => /_\d+_[0-9a-f]{6}$/.test(holder() ?? ''), 15_000);
       await waitFor('the API watches', () => api.openWatches() === 4, 15_000);
+      expect(await parts.source.metrics()).toMatch(/^podscope_cluster_api_view_leading 1$/m);
       expect(lines.some((l) => l.includes('electing through the Lease team-a/console-view'))).toBe(
         true,
       );

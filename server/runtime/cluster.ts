@@ -68,6 +68,7 @@ export async function startCluster(
       config.kubeconfig || process.env.KUBERNETES_SERVICE_HOST
         ? startApiView(config, bus, source, log)
         : undefined;
+    if (api) source.addMetrics(api.publisher.registry);
     try {
       await source.start();
     } finally {
