@@ -8,7 +8,7 @@
  * directory. Loaded only in cluster mode: `npm start` never imports NATS or pg.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
 import type { Config } from '@/server/config';
@@ -64,10 +64,7 @@ export async function startCluster(
     });
     // The API view's election before the replica follows the bus: it learns every Event the
     // stream carries, so a new leader does not publish one again.
-    const api =
-      config.kubeconfig || process.env.KUBERNETES_SERVICE_HOST
-        ? startApiView(config, bus, source, log)
-        : undefined;
+    const api = apiServerKnown(config) ? startApiView(config, bus, source, log) : undefined;
     if (api) source.addMetrics(api.publisher.registry);
     try {
       await source.start();
@@ -100,7 +97,14 @@ export async function startCluster(
 }
 
 export const API_VIEW_LEASE = 'podscope-api-view';
-const SA_NAMESPACE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+const SA_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+const SA_NAMESPACE = `${SA_DIR}/namespace`;
+
+/** A kubeconfig, or in a pod its service account's credentials (a token to present). */
+function apiServerKnown(config: Config): boolean {
+  if (config.kubeconfig) return true;
+  return Boolean(process.env.KUBERNETES_SERVICE_HOST) && existsSync(`${SA_DIR}/token`);
+}
 
 /** The namespace the Lease lives in: configured, else the pod's own (its service account's). */
 function leaseNamespace(configured: string | undefined): string {
