@@ -9,92 +9,39 @@ import type { Container } from '@/server/cri/generated/runtime/v1/Container';
 import type { ContainerEventResponse } from '@/server/cri/generated/runtime/v1/ContainerEventResponse';
 import type { ContainerEventType } from '@/server/cri/generated/runtime/v1/ContainerEventType';
 import type { ContainerFilter__Output } from '@/server/cri/generated/runtime/v1/ContainerFilter';
-import type { ContainerState__Output } from '@/server/cri/generated/runtime/v1/ContainerState';
 import type { ContainerStatus } from '@/server/cri/generated/runtime/v1/ContainerStatus';
 import type { CreateContainerRequest__Output } from '@/server/cri/generated/runtime/v1/CreateContainerRequest';
 import type { ExecSyncResponse } from '@/server/cri/generated/runtime/v1/ExecSyncResponse';
-import type { LinuxContainerResources__Output } from '@/server/cri/generated/runtime/v1/LinuxContainerResources';
-import type { NamespaceMode__Output } from '@/server/cri/generated/runtime/v1/NamespaceMode';
 import type { PodSandbox } from '@/server/cri/generated/runtime/v1/PodSandbox';
 import type { PodSandboxFilter__Output } from '@/server/cri/generated/runtime/v1/PodSandboxFilter';
-import type { PodSandboxStatus } from '@/server/cri/generated/runtime/v1/PodSandboxStatus';
 import type { PodSandboxStatusResponse } from '@/server/cri/generated/runtime/v1/PodSandboxStatusResponse';
 import type { RunPodSandboxRequest__Output } from '@/server/cri/generated/runtime/v1/RunPodSandboxRequest';
 import type { Signal__Output } from '@/server/cri/generated/runtime/v1/Signal';
 import { resolveExecutable, startErrorMessage } from './applets';
+import { execInContainer } from './exec';
+import {
+  containerMatches,
+  containerOf,
+  containerStatusOf,
+  fakePid,
+  nsString,
+  podSandboxOf,
+  sandboxMatches,
+  sandboxStatusOf,
+  type ContainerRecord,
+  type EventsMode,
+  type SandboxRecord,
+  type SimCondition,
+} from './records';
 import { SANDBOX_IMAGE } from './catalogue';
 import type { SimImage } from './catalogue';
 import type { SimClock } from './clock';
-import { SimRpcError, notFound, unknown } from './errors';
+import { notFound, unknown } from './errors';
 import { ImageStore } from './images';
 import { containerInfo } from './inspect';
 import { ContainerLog } from './logs';
-import { SimExec, SimProcess } from './process';
+import { SimProcess } from './process';
 import type { Random } from '@/lib/random';
-
-export type EventsMode = 'stream' | 'unimplemented';
-
-export interface SimCondition {
-  status: boolean;
-  reason: string;
-  message: string;
-}
-
-export interface SandboxRecord {
-  id: string;
-  /** containerd's reserved name: name_namespace_uid_attempt. */
-  reservedName: string;
-  metadata: { name: string; uid: string; namespace: string; attempt: number };
-  state: 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
-  createdAt: number;
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-  runtimeHandler: string;
-  network: NamespaceMode__Output;
-  pid: NamespaceMode__Output;
-  ipc: NamespaceMode__Output;
-  ip: string;
-  hostname: string;
-  logDirectory: string;
-}
-
-export interface ContainerRecord {
-  id: string;
-  sandboxId: string;
-  reservedName: string;
-  metadata: { name: string; attempt: number };
-  /** ImageSpec.image as CreateContainer gave it. */
-  imageSpec: string;
-  image: SimImage;
-  state: ContainerState__Output;
-  createdAt: number;
-  startedAt: number;
-  finishedAt: number;
-  exitCode: number;
-  reason: string;
-  message: string;
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-  logPath: string;
-  memoryLimitBytes: number;
-  resources: LinuxContainerResources__Output | null;
-  argv: string[];
-  env: Record<string, string>;
-  stopSignal: Signal__Output;
-  files: Set<string>;
-  /** Sticky once the OOM killer took a process of this container (containerd keeps it). */
-  oomKilled: boolean;
-  process: SimProcess | undefined;
-  /** CPU time of the process once it has ended. */
-  finalCpuNanos: number;
-  exitWaiters: (() => void)[];
-  /** The CRI log file while the container runs with a log path (logs.ts). */
-  log?: ContainerLog;
-  /** ExecSync processes still running. */
-  execs?: Set<SimExec>;
-  /** The ContainerConfig as CreateContainer received it (verbose ContainerStatus). */
-  config?: unknown;
-}
 
 export interface SimRuntimeOptions {
   name: string;
@@ -107,14 +54,6 @@ export interface SimRuntimeOptions {
   runtimeHandlers?: readonly string[];
 }
 
-const nsString = (ms: number): string =>
-  ms <= 0 ? '0' : (BigInt(Math.round(ms * 1000)) * 1000n).toString();
-
-function matchesLabels(labels: Record<string, string>, selector: Record<string, string>): boolean {
-  for (const [k, v] of Object.entries(selector)) if (labels[k] !== v) return false;
-  return true;
-}
-
 const SIGNAL_NAMES: Partial<Record<Signal__Output, string>> = {
   SIGTERM: 'TERM',
   SIGKILL: 'KILL',
@@ -124,6 +63,8 @@ const SIGNAL_NAMES: Partial<Record<Signal__Output, string>> = {
   SIGUSR1: 'USR1',
   SIGUSR2: 'USR2',
 };
+
+export type { ContainerRecord, EventsMode, SandboxRecord, SimCondition } from './records';
 
 export class SimRuntime {
   readonly name: string;
@@ -221,91 +162,20 @@ export class SimRuntime {
       container_id: containerId,
       container_event_type: type,
       created_at: nsString(this.clock.now()),
-      pod_sandbox_status: sandbox ? this.sandboxStatus(sandbox) : null,
-      containers_statuses: sandbox
-        ? this.containersOf(sandbox.id).map((c) => this.containerStatus(c))
-        : [],
+      pod_sandbox_status: sandbox ? sandboxStatusOf(sandbox) : null,
+      containers_statuses: sandbox ? this.containersOf(sandbox.id).map(containerStatusOf) : [],
     };
     for (const fn of this.subscribers) fn(event);
   }
 
   // ------------------------------------------------------------------------------------------
-  // Proto views
+  // Containers of a sandbox (CRI messages: records.ts)
   // ------------------------------------------------------------------------------------------
 
   containersOf(sandboxId: string): ContainerRecord[] {
     const out: ContainerRecord[] = [];
     for (const c of this.containers.values()) if (c.sandboxId === sandboxId) out.push(c);
     return out;
-  }
-
-  sandboxStatus(s: SandboxRecord): PodSandboxStatus {
-    return {
-      id: s.id,
-      metadata: s.metadata,
-      state: s.state,
-      created_at: nsString(s.createdAt),
-      // Host-network sandboxes report no IP (the CRI leaves their network status unused).
-      network: { ip: s.ip, additional_ips: [] },
-      linux: {
-        namespaces: { options: { network: s.network, pid: s.pid, ipc: s.ipc, target_id: '' } },
-      },
-      labels: s.labels,
-      annotations: s.annotations,
-      runtime_handler: s.runtimeHandler,
-    };
-  }
-
-  toPodSandbox(s: SandboxRecord): PodSandbox {
-    return {
-      id: s.id,
-      metadata: s.metadata,
-      state: s.state,
-      created_at: nsString(s.createdAt),
-      labels: s.labels,
-      annotations: s.annotations,
-      runtime_handler: s.runtimeHandler,
-    };
-  }
-
-  toContainer(c: ContainerRecord): Container {
-    return {
-      id: c.id,
-      pod_sandbox_id: c.sandboxId,
-      metadata: c.metadata,
-      image: { image: c.imageSpec },
-      image_ref: c.image.id,
-      state: c.state,
-      created_at: nsString(c.createdAt),
-      labels: c.labels,
-      annotations: c.annotations,
-      // containerd 1.6/1.7 predate image_id (CRI 1.33): left unset, as they leave it.
-      image_id: '',
-    };
-  }
-
-  /** containerd's toCRIContainerStatus: image = first repo tag, image_ref = first repo digest. */
-  containerStatus(c: ContainerRecord): ContainerStatus {
-    return {
-      id: c.id,
-      metadata: c.metadata,
-      state: c.state,
-      created_at: nsString(c.createdAt),
-      started_at: nsString(c.startedAt),
-      finished_at: nsString(c.finishedAt),
-      exit_code: c.exitCode,
-      image: { image: c.image.repoTags[0] ?? c.imageSpec },
-      image_ref: c.image.repoDigests[0] ?? c.image.id,
-      reason: c.reason,
-      message: c.message,
-      labels: c.labels,
-      annotations: c.annotations,
-      mounts: [],
-      log_path: c.logPath,
-      resources: c.resources ? { linux: c.resources } : null,
-      image_id: '',
-      stop_signal: c.stopSignal,
-    };
   }
 
   // ------------------------------------------------------------------------------------------
@@ -391,7 +261,7 @@ export class SimRuntime {
   podSandboxStatus(id: string, verbose: boolean): PodSandboxStatusResponse {
     const sandbox = this.findSandbox(id);
     if (!sandbox) throw notFound('an error occurred when try to find sandbox: not found');
-    const res: PodSandboxStatusResponse = { status: this.sandboxStatus(sandbox), info: {} };
+    const res: PodSandboxStatusResponse = { status: sandboxStatusOf(sandbox), info: {} };
     if (verbose) {
       res.info = {
         info: JSON.stringify({
@@ -405,7 +275,7 @@ export class SimRuntime {
     }
     if (this.eventsMode === 'stream') {
       // containerd 1.7+ (evented PLEG support) returns the containers with the sandbox.
-      res.containers_statuses = this.containersOf(sandbox.id).map((c) => this.containerStatus(c));
+      res.containers_statuses = this.containersOf(sandbox.id).map(containerStatusOf);
       res.timestamp = nsString(this.clock.now());
     }
     return res;
@@ -414,12 +284,7 @@ export class SimRuntime {
   listPodSandbox(filter: PodSandboxFilter__Output | null): PodSandbox[] {
     const out: PodSandbox[] = [];
     for (const s of this.sandboxes.values()) {
-      if (filter) {
-        if (filter.id !== '' && !s.id.startsWith(filter.id)) continue;
-        if (filter.state && filter.state.state !== s.state) continue;
-        if (!matchesLabels(s.labels, filter.label_selector)) continue;
-      }
-      out.push(this.toPodSandbox(s));
+      if (sandboxMatches(s, filter)) out.push(podSandboxOf(s));
     }
     return out;
   }
@@ -678,14 +543,7 @@ export class SimRuntime {
   listContainers(filter: ContainerFilter__Output | null): Container[] {
     const out: Container[] = [];
     for (const c of this.containers.values()) {
-      if (filter) {
-        if (filter.id !== '' && !c.id.startsWith(filter.id)) continue;
-        if (filter.pod_sandbox_id !== '' && !c.sandboxId.startsWith(filter.pod_sandbox_id))
-          continue;
-        if (filter.state && filter.state.state !== c.state) continue;
-        if (!matchesLabels(c.labels, filter.label_selector)) continue;
-      }
-      out.push(this.toContainer(c));
+      if (containerMatches(c, filter)) out.push(containerOf(c));
     }
     return out;
   }
@@ -701,66 +559,23 @@ export class SimRuntime {
           container: fakePid(c.id),
         })
       : {};
-    return { status: this.containerStatus(c), info };
+    return { status: containerStatusOf(c), info };
   }
 
-  /** ExecSync: runs beside the main process; resolves when done in virtual time. */
+  /** ExecSync: runs beside the main process (exec.ts); resolves when done in virtual time. */
   async execSync(id: string, cmd: string[], timeoutSeconds: number): Promise<ExecSyncResponse> {
     const c = this.findContainer(id);
-    if (c.state !== 'CONTAINER_RUNNING') {
-      throw unknown(`failed to exec in container: container is in ${c.state} state`);
-    }
-    const exe = cmd[0];
-    if (exe === undefined) throw unknown('failed to exec in container: exec command is empty');
-    if (resolveExecutable(c.image.entry.rootfs, exe) === undefined) {
-      throw unknown(
-        `failed to exec in container: failed to start exec "${this.random.hex(32)}": OCI runtime exec failed: ` +
-          `exec failed: unable to start container process: exec: "${exe}": executable file not found in $PATH: unknown`,
-      );
-    }
-    const exec = new SimExec({
+    return execInContainer(c, cmd, timeoutSeconds, {
       clock: this.clock,
-      rootfs: c.image.entry.rootfs,
-      argv: cmd,
-      env: { ...c.env },
-      files: c.files,
+      random: this.random,
       processNames: () => this.processNames(c),
     });
-    const execs = (c.execs ??= new Set());
-    execs.add(exec);
-    void exec.done.then(() => execs.delete(exec));
-    let timer: ReturnType<SimClock['after']> | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      if (timeoutSeconds > 0)
-        timer = this.clock.after(timeoutSeconds * 1000, () => resolve('timeout'));
-    });
-    exec.start();
-    const outcome = await Promise.race([exec.done, timedOut]);
-    if (timer) this.clock.cancel(timer);
-    if (outcome === 'timeout') {
-      exec.kill();
-      throw new SimRpcError(
-        4,
-        `failed to exec in container: timeout ${timeoutSeconds}s exceeded: context deadline exceeded`,
-      );
-    }
-    const cap = (s: string) => Buffer.from(s).subarray(0, 16 * 1024 * 1024);
-    return {
-      stdout: cap(outcome.stdout),
-      stderr: cap(outcome.stderr),
-      exit_code: outcome.exitCode,
-    };
   }
 
   /** Memory limit check helper for stats: the limit of a container, 0 = none. */
   cpuCoreNanos(c: ContainerRecord): number {
     return c.process ? c.process.cpuCoreNanos() : c.finalCpuNanos;
   }
-}
-
-/** A stable stand-in for a process id (there is no process): from the object's id. */
-function fakePid(id: string): number {
-  return 1000 + (parseInt(id.slice(0, 6), 16) % 60000 || 0);
 }
 
 function joinLogPath(dir: string, path: string): string {
