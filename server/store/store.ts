@@ -9,7 +9,6 @@
  */
 import type { Database as Db, Transaction } from 'better-sqlite3';
 import {
-  emptyState,
   reduce,
   type ClusterState,
   type TimelineEvent,
@@ -40,8 +39,18 @@ import {
   type SavedTimeline,
   type SavedTimelineSummary,
 } from './timelines';
-import type { SavedQuota } from './quota';
-import { fastDecode } from './decode';
+import {
+  systemClock,
+  adaptiveCheckpointDue,
+  type Clock,
+  type StoreOptions,
+  type StoreStats,
+  type TimelineBounds,
+} from './options';
+import { StateSeeker } from './seek';
+
+export { ADAPTIVE_CHECKPOINTS, adaptiveCheckpointDue, systemClock } from './options';
+export type { Clock, StoreOptions, StoreStats, TimelineBounds } from './options';
 
 /** What one append transaction wrote; applied to the in-memory marks only after COMMIT. */
 interface Written {
@@ -54,84 +63,6 @@ interface Written {
   checkpointRawBytes?: number;
   /** Event bytes since the last checkpoint, this batch included (when none was written). */
   bytesSinceCheckpoint: number;
-}
-
-export interface Clock {
-  /** Epoch milliseconds. */
-  now(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now() };
-
-/**
- * Without a fixed `checkpointEvery`, checkpoints follow the cost of a seek. A seek decodes the
- * nearest checkpoint and then every event after it, so the work between two checkpoints is best
- * kept about as large as one checkpoint: a new one is written once the events since the last
- * add up to its JSON size. A small cluster gets a checkpoint every thousand-odd events (seeks stay
- * fast), a 10,000-pod one much more rarely (writing tens of megabytes every few seconds would
- * starve the relist loops, and parsing them dominates such a seek anyway). Bounded both ways.
- */
-export const ADAPTIVE_CHECKPOINTS = { minEvents: 1_000, maxEvents: 50_000 } as const;
-
-/** The adaptive rule: `events` (`bytes` of JSON) since a checkpoint of `checkpointBytes`. */
-export function adaptiveCheckpointDue(
-  events: number,
-  bytes: number,
-  checkpointBytes: number,
-): boolean {
-  if (events >= ADAPTIVE_CHECKPOINTS.maxEvents) return true;
-  return events >= ADAPTIVE_CHECKPOINTS.minEvents && bytes >= checkpointBytes;
-}
-
-/** Seek results kept to start the next seek from (scrubbing, replay playback). */
-const RECENT_STATES = 4;
-
-export interface StoreOptions {
-  /** A directory (default `.podscope`, holding `timeline.db`), a `*.db` file, or `:memory:`. */
-  path?: string;
-  /** Applied by `retention()` when it is called without a policy. */
-  retention?: RetentionPolicy;
-  /**
-   * Write a checkpoint once exactly this many events have been appended since the last. Default:
-   * adaptive (ADAPTIVE_CHECKPOINTS), once the events since the last add up to its size.
-   */
-  checkpointEvery?: number;
-  /** Used for retention's age cut-off and the created-at of checkpoints and saved timelines. */
-  clock?: Clock;
-  /** Refuse events whose encoded JSON is larger than this many bytes (default 256 KiB). */
-  maxEventBytes?: number;
-  /** Quotas on saved timelines, and how long they are kept (see expireSavedTimelines). */
-  saved?: SavedQuota & { maxAgeMs?: number };
-  /**
-   * Hard cap on the database file: writes that would grow it further fail with DISK_FULL and
-   * change nothing. A backstop behind retention's `maxBytes`, which is only applied periodically.
-   */
-  hardLimitBytes?: number;
-}
-
-/** What the timeline currently holds. */
-export interface TimelineBounds {
-  /** The oldest seq whose state `stateAtSeq` can still produce (0 when nothing was ever removed). */
-  floorSeq: number;
-  /** The oldest moment `stateAt` accepts (the floor checkpoint's time, or 0). */
-  floorT: number;
-  /** The oldest stored event, if any. */
-  oldestSeq?: number;
-  oldestT?: number;
-  /** The last seq ever assigned and its timeline time. */
-  latestSeq: number;
-  latestT: number;
-}
-
-export interface StoreStats {
-  path: string;
-  /** Bytes in use inside the database file (pages not on the free list). */
-  usedBytes: number;
-  /** Size of the database (in pages, including changes still in the -wal file). */
-  fileBytes: number;
-  events: number;
-  checkpoints: number;
-  timelines: number;
 }
 
 /** Opens the timeline database, creating the directory and file on first use. */
@@ -170,8 +101,8 @@ export class TimelineStore {
   private lastCheckpointSeq: number;
   /** The state at marks.highSeq, kept once known so checkpoints need no re-fold. */
   private live: ClusterState | undefined;
-  /** The last few states rebuilt by seeks (immutable values), newest first. */
-  private recent: ClusterState[] = [];
+  /** Rebuilds the state at any retained seq (seek.ts). */
+  private readonly seeker: StateSeeker;
   private retentionRun: Promise<RetentionReport> | undefined;
   private closed = false;
   /** Saved timelines older than this are deleted by expireSavedTimelines (0: kept until deleted). */
@@ -204,6 +135,14 @@ export class TimelineStore {
     this.marks = stored > marks.highSeq ? { ...marks, highSeq: stored } : marks;
     this.lastCheckpointSeq = this.checkpoints.latestSeq();
     this.appendTx = db.transaction((batch: EncodedBatch) => this.writeBatch(batch));
+    this.seeker = new StateSeeker({
+      path,
+      events: this.events,
+      checkpoints: this.checkpoints,
+      floorSeq: () => this.marks.floorSeq,
+      live: () => this.live,
+      inTransaction: () => this.db.inTransaction,
+    });
   }
 
   /**
@@ -250,7 +189,7 @@ export class TimelineStore {
   private writeBatch(planned: EncodedBatch): Written {
     let batch = planned;
     // After a restart the state at the head is unknown until a seek or a checkpoint computes it.
-    let live = this.live ?? this.recent.find((r) => r.seq === this.marks.highSeq);
+    let live = this.live ?? this.seeker.recentAt(this.marks.highSeq);
     const stored = this.meta.highSeq();
     if (stored !== this.marks.highSeq) {
       // Another connection appended since we last looked: take its marks, re-sequence, and
@@ -277,7 +216,7 @@ export class TimelineStore {
     if (!this.checkpointDue(last.seq - this.lastCheckpointSeq, bytesSinceCheckpoint))
       return live ? { batch, live, bytesSinceCheckpoint } : { batch, bytesSinceCheckpoint };
     // Reads inside this transaction see the rows just inserted.
-    live ??= this.foldTo(last.seq);
+    live ??= this.seeker.foldTo(last.seq);
     const { rawBytes } = this.checkpoints.write(live, this.clock.now());
     return {
       batch,
@@ -353,7 +292,7 @@ export class TimelineStore {
           `seq ${seq} is older than the retained timeline (oldest state kept: seq ${this.marks.floorSeq})`,
         );
       }
-      return this.foldTo(target);
+      return this.seeker.foldTo(target);
     });
   }
 
@@ -376,54 +315,8 @@ export class TimelineStore {
           );
         }
       }
-      return this.foldTo(seq);
+      return this.seeker.foldTo(seq);
     });
-  }
-
-  /**
-   * The closest known state at or before `seq` (a recent seek's result, the live state or the
-   * nearest checkpoint), then the events after it through the reducer. Replay moves forward a
-   * little at a time, so starting from the previous answer makes each step cheap.
-   */
-  private foldTo(seq: number): ClusterState {
-    if (seq <= 0) return emptyState();
-    const floor = this.marks.floorSeq;
-    let base: ClusterState | undefined;
-    for (const known of [this.live, ...this.recent]) {
-      // Below the floor, the events after a state may already be gone.
-      if (known && known.seq <= seq && known.seq >= floor && (!base || known.seq > base.seq))
-        base = known;
-    }
-    if (base?.seq === seq) return base;
-    const checkpointSeq = this.checkpoints.nearestSeq(seq);
-    if (
-      checkpointSeq !== undefined &&
-      checkpointSeq >= floor &&
-      (!base || checkpointSeq > base.seq)
-    ) {
-      base = this.checkpoints.nearest(seq);
-    }
-    if (!base) {
-      if (floor > 0) {
-        throw new PodscopeStoreError(
-          this.path,
-          'CORRUPT',
-          `the database file is corrupt: no checkpoint at the retention floor (seq ${floor})`,
-        );
-      }
-      base = emptyState();
-    }
-    let state = base;
-    for (const body of this.events.bodies(state.seq, seq))
-      state = reduce(state, fastDecode<TimelineEvent>(body));
-    // Inside a transaction the rows read may still be rolled back: remember only committed answers.
-    if (!this.db.inTransaction) {
-      this.recent = [state, ...this.recent.filter((r) => r.seq !== state.seq)].slice(
-        0,
-        RECENT_STATES,
-      );
-    }
-    return state;
   }
 
   /** Writes (or rewrites) a checkpoint at the latest seq now; nothing for an empty timeline. */
@@ -432,7 +325,7 @@ export class TimelineStore {
       this.refreshMarks();
       const seq = this.marks.highSeq;
       if (seq === 0) return { seq: 0, t: 0, bytes: 0 };
-      const state = this.foldTo(seq);
+      const state = this.seeker.foldTo(seq);
       const { rawBytes, ...info } = this.db
         .transaction(() => this.checkpoints.write(state, this.clock.now()))
         .immediate();
@@ -473,7 +366,7 @@ export class TimelineStore {
       isClosed: () => this.closed,
       usedBytes: () => this.usedBytes(),
       raiseFloor: (seq) => {
-        const state = this.foldTo(seq);
+        const state = this.seeker.foldTo(seq);
         this.db
           .transaction(() => {
             if (this.checkpoints.nearestSeq(seq) !== seq)
