@@ -2,7 +2,7 @@
  * Issue 16 through the whole path in a browser: the embedded simulated nodes → the engine's
  * ListContainerStats and Status → the console's panel. The node panel shows the runtime's own
  * conditions (RuntimeReady / NetworkReady) and its pods' CPU and memory; the pod panel its
- * containers'. Live only: the browser demo's fixtures have no runtime stats.
+ * containers'. Run live; the browser demo's recording holds the same figures (server/demo/record.ts).
  */
 import { expect, test } from '@playwright/test';
 import { ConsolePage } from './pages/console';

@@ -7,6 +7,8 @@ import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { Locale } from '@/lib/i18n/locales';
 import type { NodeView, PodView } from '@/lib/timeline/state';
+import { demoTimeline } from '@/components/data/testing/demo';
+import { reduceAll } from '@/lib/timeline/reducer';
 import { renderIntl } from '@/components/drift/testing/render';
 import { formatCores, NodeResources, PodResources, RuntimeConditions } from './Resources';
 
@@ -112,6 +114,34 @@ describe('NodeResources / PodResources', () => {
     expect(
       render(<PodResources pod={pod('u9', 'x')} node={node} reference={T} />).textContent,
     ).toContain('No CPU or memory figures');
+  });
+  it("the demo recording: every pod running at a node's last sample has CPU and memory", () => {
+    const tl = demoTimeline();
+    const final = reduceAll(tl.initial, tl.events);
+    for (const name of tl.nodes) {
+      const view = final.nodes[name];
+      const sampledAt = view?.usage?.at;
+      if (!view || sampledAt === undefined) throw new Error(`no usage of ${name} in the recording`);
+      // A ListContainerStats round every 10 s of virtual time (server/demo/record.ts); the engine
+      // records one when the figures moved (usage-sampler.ts).
+      expect(sampledAt).toBeGreaterThan(tl.start);
+      const running = Object.values(view.pods)
+        .filter((p) =>
+          p.status.containerStatuses?.some(
+            (c) => c.state?.running && Date.parse(String(c.state.running.startedAt)) < sampledAt,
+          ),
+        )
+        .map((p) => p.uid)
+        .sort();
+      expect(running.length).toBeGreaterThan(0);
+      const doc = render(<NodeResources node={view} reference={tl.end} />);
+      const rows = doc.querySelectorAll('[data-usage-pod]');
+      expect(rows.map((r) => r.getAttribute('data-usage-pod')).sort()).toEqual(
+        expect.arrayContaining(running),
+      );
+      for (const uid of running)
+        expect(view.usage?.pods[uid]?.memoryBytes, `${name} ${uid}`).toBeGreaterThan(0);
+    }
   });
   it('formatCores', () => {
     expect([

@@ -8,6 +8,7 @@
  * Deterministic: the simulators, the drivers' uids and the workload are seeded, the clock starts
  * at a fixed time and moves only between runtime calls. Times are virtual.
  */
+import { KUBELET_DEFAULTS } from '@/lib/kubelet/timings';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import type { ClusterState } from '@/lib/timeline/state';
 import { DEMO_BACKOFF_SCALE, startDemoWorkload } from '@/server/driver/demo';
@@ -16,7 +17,7 @@ import { startClusterRig } from '@/server/learn/rig';
 import { DEFAULT_MANUAL_START } from '@/server/sim';
 
 /** Bump when a recording's content changes meaning: cached recordings of older versions are dropped. */
-export const DEMO_RECORDING_VERSION = 1;
+export const DEMO_RECORDING_VERSION = 2;
 
 /** What the browser plays: the state the recording starts from and every event after it. */
 export interface DemoRecording {
@@ -43,6 +44,8 @@ export interface DemoRecordOptions {
 export const DEMO_DURATION_MS = 30 * 60_000;
 export const DEMO_SEED = 1;
 export const DEMO_STEP_MS = 500;
+/** Virtual ms between two usage samples (the kubelet's eviction-monitoring period, 10 s). */
+export const DEMO_STATS_MS = KUBELET_DEFAULTS.evictionMonitoringPeriodMs;
 
 /** The embedded simulator's node names (server/sim startSimCluster), so the demo looks like `npm start`. */
 export const demoNodeNames = (count: number): string[] =>
@@ -75,7 +78,20 @@ export async function recordDemo(options: DemoRecordOptions = {}): Promise<DemoR
     // The workload and the drivers stop while the pump still runs: a pod applied at the last
     // moment (a Job's run falls due with the end) and a driver's workers mid-way (a kill's grace
     // period) need virtual time to finish; stopped after the pump, they waited for ever.
+    // The engine's stats loop runs on the wall clock, so the rig turns it off (RECORDING_TIMINGS):
+    // here one ListContainerStats round per eviction-monitoring period of virtual time takes its
+    // place, so the recording holds the nodes' CPU and memory as the console shows them live.
+    let sampling = true;
+    const sample = (): void => {
+      if (!sampling) return;
+      void rig.engine.sampleUsage();
+      rig.driverClock.setTimer(DEMO_STATS_MS, sample);
+    };
+    rig.driverClock.setTimer(DEMO_STATS_MS, sample);
     const over = new Promise<void>((resolve) => rig.driverClock.setTimer(durationMs, resolve))
+      .then(() => {
+        sampling = false;
+      })
       .then(() => workload.stop())
       .then(() => Promise.all(rig.nodes.map((n) => n.driver.stop())));
     await pumpUntil(rig, over, {
