@@ -184,6 +184,27 @@ describe('check', () => {
     ).toBe(false);
   });
 
+  it('is in sync with the API server only with no difference at all, not even propagating', () => {
+    const differing = (status: 'drift' | 'propagating') => ({
+      kind: 'containerStateMismatch' as const,
+      node: 'n1',
+      field: 'f',
+      api: null,
+      runtime: null,
+      status,
+      why: { id: 'x' },
+    });
+    expect(check(ctx([podView([])]), e({ pod: 'api', synced: true }))).toMatchObject({
+      ok: true,
+      expected: 'api: in sync with the API server',
+      observed: 'Running, in sync with the API server',
+    });
+    for (const status of ['drift', 'propagating'] as const)
+      expect(
+        check(ctx([podView([], { drift: [differing(status)] })]), e({ pod: 'api', synced: true })),
+      ).toMatchObject({ ok: false, observed: 'Running, differs: containerStateMismatch' });
+  });
+
   it('uses the newest pod of that name when the name was reused', () => {
     const older = podView([crashLooping], { uid: 'old', createdAt: NOW - 600_000 });
     const newer = podView(

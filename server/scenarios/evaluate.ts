@@ -177,6 +177,7 @@ function checkPod(ctx: EvalContext, e: PodExpectation): Check {
   if (e.gone) parts.push('gone');
   if (e.eviction) parts.push(`eviction ${e.eviction}`);
   if (e.drift) parts.push(`drift ${e.drift}`);
+  if (e.synced) parts.push('in sync with the API server');
   const expected = `${e.pod}: ${parts.join(', ')}`;
   const pod = findPod(ctx, e.pod);
   if (!pod) return { ok: e.gone === true, expected, observed: 'not on the node' };
@@ -217,6 +218,13 @@ function checkPod(ctx: EvalContext, e: PodExpectation): Check {
     const drift = driftCheck(pod.drift, e.drift);
     observedParts.push(drift.seen);
     if (!drift.ok) ok = false;
+  }
+  if (e.synced) {
+    const differing = [...new Set((pod.drift ?? []).map((d) => d.kind))];
+    observedParts.push(
+      differing.length === 0 ? 'in sync with the API server' : `differs: ${differing.join(', ')}`,
+    );
+    if (differing.length > 0) ok = false;
   }
   return { ok, expected, observed: observedParts.join(', ') };
 }

@@ -121,6 +121,11 @@ export const PodExpectation = z.strictObject({
   eviction: z.enum(['scheduled', 'due']).optional(),
   /** The pod (or one of its containers) has a drift of this kind. */
   drift: DriftKind.optional(),
+  /**
+   * The API server's copy agrees with the runtime: no difference at all, not even one still
+   * propagating (the kubelet has posted what the node shows). Needs `apiServer: true`.
+   */
+  synced: z.literal(true).optional(),
 });
 
 export const Expectation = z.union([ContainerExpectation, NodeExpectation, PodExpectation]);
@@ -221,7 +226,10 @@ export const Scenario = z
         });
       }
       const drift =
-        step.do !== 'annotate' && step.expect?.some((e) => 'drift' in e && e.drift !== undefined);
+        step.do !== 'annotate' &&
+        step.expect?.some(
+          (e) => ('drift' in e && e.drift !== undefined) || ('synced' in e && e.synced === true),
+        );
       if (!s.apiServer && (step.do === 'forceDelete' || drift)) {
         ctx.addIssue({
           code: 'custom',
