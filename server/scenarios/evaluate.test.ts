@@ -1,5 +1,6 @@
 import type { V1ContainerStatus } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import type { Drift } from '@/lib/drift/types';
 import type { ClusterState, PodView } from '@/lib/timeline/state';
 import { check, type EvalContext } from './evaluate';
 import { Expectation } from './schema';
@@ -141,19 +142,18 @@ describe('check', () => {
     expect(check(c, e({ node: 'Ready', status: 'True' })).ok).toBe(false);
   });
 
+  /** A drift entry of a kind, past its tolerance (`drift`) or still `propagating`. */
+  const drift = (kind: Drift['kind'], status: 'drift' | 'propagating'): Drift => ({
+    kind,
+    node: 'n1',
+    field: 'f',
+    api: null,
+    runtime: null,
+    status,
+    why: { id: 'x' },
+  });
+
   it('finds a drift of a kind on the pod or the node, only once it is past propagating', () => {
-    const drift = (
-      kind: 'staleStatus' | 'kubeletNotReporting',
-      status: 'drift' | 'propagating',
-    ) => ({
-      kind,
-      node: 'n1',
-      field: 'f',
-      api: null,
-      runtime: null,
-      status,
-      why: { id: 'x' },
-    });
     const stale = ctx([podView([], { drift: [drift('staleStatus', 'drift')] })]);
     const young = ctx([podView([], { drift: [drift('staleStatus', 'propagating')] })]);
     expect(check(stale, e({ pod: 'api', drift: 'staleStatus' }))).toMatchObject({
@@ -185,15 +185,6 @@ describe('check', () => {
   });
 
   it('is in sync with the API server only with no difference at all, not even propagating', () => {
-    const differing = (status: 'drift' | 'propagating') => ({
-      kind: 'containerStateMismatch' as const,
-      node: 'n1',
-      field: 'f',
-      api: null,
-      runtime: null,
-      status,
-      why: { id: 'x' },
-    });
     expect(check(ctx([podView([])]), e({ pod: 'api', synced: true }))).toMatchObject({
       ok: true,
       expected: 'api: in sync with the API server',
@@ -201,7 +192,10 @@ describe('check', () => {
     });
     for (const status of ['drift', 'propagating'] as const)
       expect(
-        check(ctx([podView([], { drift: [differing(status)] })]), e({ pod: 'api', synced: true })),
+        check(
+          ctx([podView([], { drift: [drift('containerStateMismatch', status)] })]),
+          e({ pod: 'api', synced: true }),
+        ),
       ).toMatchObject({ ok: false, observed: 'Running, differs: containerStateMismatch' });
   });
 
