@@ -258,6 +258,7 @@ export async function main(argv: string[]): Promise<number> {
       log,
       appDir,
       ...(quick ? { ingestWindowS: 10, ladder: [250, 500, 1_000], windowS: 15 } : {}),
+      ...(args.profile ? { profileDir } : {}),
     }),
   );
 

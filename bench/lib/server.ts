@@ -112,6 +112,7 @@ export class ConsoleServer {
     readonly port: number,
     readonly dataDir: string,
     private readonly profiling = false,
+    private readonly profileDir?: string,
   ) {
     const keep = (chunk: Buffer) => {
       this.output = (this.output + chunk.toString()).slice(-20_000);
@@ -156,7 +157,13 @@ export class ConsoleServer {
         ],
       },
     );
-    const server = new ConsoleServer(child, port, dataDir, options.profileDir !== undefined);
+    const server = new ConsoleServer(
+      child,
+      port,
+      dataDir,
+      options.profileDir !== undefined,
+      options.profileDir,
+    );
     const deadline = Date.now() + 120_000;
     for (;;) {
       if (child.exitCode !== null)
@@ -230,6 +237,23 @@ export class ConsoleServer {
   /** Starts the server's CPU profiler (only with `profileDir`). */
   startProfile(): void {
     if (this.profiling) this.child.kill('SIGHUP');
+  }
+
+  /**
+   * Stops the profiler startProfile() started and waits for its file (the server runs on);
+   * undefined without `profileDir`.
+   */
+  async endProfile(timeoutMs = 30_000): Promise<string | undefined> {
+    if (!this.profiling || !this.profileDir) return undefined;
+    const path = join(this.profileDir, `server-${this.pid}.cpuprofile`);
+    this.child.kill('SIGHUP');
+    const deadline = Date.now() + timeoutMs;
+    // bench-profile.mjs renames the file into place once written.
+    while (!existsSync(path)) {
+      if (Date.now() > deadline) throw new Error(`no server profile at ${path}`);
+      await sleep(250);
+    }
+    return path;
   }
 
   /** Resident memory of the server and every process under it, MiB (Linux /proc). */

@@ -22,6 +22,7 @@ import type { NodeSummary } from '@/server/engine/api';
 import { startNats, startPostgres } from '@/test/cluster/harness';
 import { WireDecoder } from '@/lib/timeline/wire';
 import { streamSeqOfGid } from '@/server/cluster/global';
+import { summarizeFile, type FlameLine } from '../lib/profile';
 import { ConsoleServer } from '../lib/server';
 import { LoadGenerator } from '../lib/loadgen-process';
 import { SseReader, watchFrame, watchUrl } from '../lib/sse';
@@ -34,6 +35,8 @@ export interface ClusterOptions {
   ingestWindowS?: number;
   ladder?: number[];
   windowS?: number;
+  /** CPU profiles of the console (ingest: replica A; nodes held: replica B) into this folder. */
+  profileDir?: string;
 }
 
 const CLUSTER = 'bench';
@@ -137,6 +140,7 @@ export async function benchCluster(options: ClusterOptions = {}) {
     const start = async () => {
       const s = await ConsoleServer.start({
         ...(options.appDir ? { appDir: options.appDir } : {}),
+        ...(options.profileDir ? { profileDir: options.profileDir } : {}),
         env,
       });
       servers.push(s);
@@ -169,6 +173,8 @@ export async function benchCluster(options: ClusterOptions = {}) {
     await caughtUp(grown, 300_000);
     const windowS = options.ingestWindowS ?? 20;
     const e0 = sub.events;
+    const flame: { ingest?: FlameLine[]; nodes_held?: FlameLine[] } = {};
+    a.startProfile();
     const t0 = Date.now();
     const flooding = ingestGen.flood(windowS * 1000, 256);
     while (!(await Promise.race([flooding.then(() => true), sleep(200).then(() => false)])))
@@ -176,6 +182,8 @@ export async function benchCluster(options: ClusterOptions = {}) {
     const flooded = await flooding;
     const published = flooded.events - grown.events;
     const t1 = await caughtUp(flooded, 300_000);
+    const ingestProfile = await a.endProfile();
+    if (ingestProfile) flame.ingest = summarizeFile(ingestProfile, 25);
     const ingestRate = published / ((t1 - t0) / 1000);
     log(
       `  ingest: ${published} events in ${windowS} s published, through to PostgreSQL and the subscriber after ${round((t1 - t0) / 1000, 1)} s: ${Math.round(ingestRate)} events/s`,
@@ -236,6 +244,7 @@ export async function benchCluster(options: ClusterOptions = {}) {
       events: number;
       server_cpu_pct: number;
       server_rss_mb: number;
+      snapshots: number;
     }[] = [];
     const gen = await generator('held', 10);
     gens.push(gen);
@@ -244,6 +253,7 @@ export async function benchCluster(options: ClusterOptions = {}) {
     while (watcher.snapshots === 0) await watcher.pump(60_000);
     const levelWindowS = options.windowS ?? 30;
     let held = 0;
+    b.startProfile();
     for (const n of options.ladder ?? [1_000, 2_500, 5_000, 7_500, 10_000]) {
       await gen.churn(0);
       const g = await gen.grow(n);
@@ -256,6 +266,7 @@ export async function benchCluster(options: ClusterOptions = {}) {
       const cpu0 = b.cpuMs();
       const w0 = Date.now();
       const e0 = watcher.events;
+      const s0 = watcher.snapshots;
       while (Date.now() - w0 < levelWindowS * 1000) await watcher.pump(1_000);
       const list = await b.query<NodeSummary[]>('nodes.list');
       const stats = await gen.stats();
@@ -275,15 +286,19 @@ export async function benchCluster(options: ClusterOptions = {}) {
         events: watcher.events - e0,
         server_cpu_pct: round(((b.cpuMs() - cpu0) / (Date.now() - w0)) * 100, 1),
         server_rss_mb: round(b.rssMb(), 0),
+        /** Fresh snapshots the subscriber was sent in the window (node contact re-judged). */
+        snapshots: watcher.snapshots - s0,
       };
       levels.push(level);
       log(
-        `  ${n} nodes: ${level.held ? 'held' : 'NOT held'} (lag p50 ${level.lag_p50_ms} ms, p99 ${level.lag_p99_ms} ms, ${level.unreachable} judged unreachable, generator late by ${level.generator_lag_p99_ms} ms p99, server ${level.server_cpu_pct} % CPU, RSS ${level.server_rss_mb} MiB)`,
+        `  ${n} nodes: ${level.held ? 'held' : 'NOT held'} (lag p50 ${level.lag_p50_ms} ms, p99 ${level.lag_p99_ms} ms, ${level.unreachable} judged unreachable, generator late by ${level.generator_lag_p99_ms} ms p99, ${level.snapshots} snapshots, server ${level.server_cpu_pct} % CPU, RSS ${level.server_rss_mb} MiB)`,
       );
       if (!level.held) break;
       held = n;
     }
     watcher.reader.close();
+    const heldProfile = await b.endProfile();
+    if (heldProfile) flame.nodes_held = summarizeFile(heldProfile, 25);
     return {
       cluster_ingest_events_per_s: Math.round(ingestRate),
       cluster_nodes_held: held,
@@ -300,6 +315,7 @@ export async function benchCluster(options: ClusterOptions = {}) {
           levels,
         },
         failover: { replicas: 2, nodes: 50, churn_every_ms: 1_000 },
+        ...(flame.ingest || flame.nodes_held ? { flame } : {}),
       },
     };
   } finally {

@@ -57,8 +57,11 @@ class EncodeTable {
   private readonly index = new Map<string, number>();
   private next = 0;
 
+  // Filled as strings come (not `new Array(size)`): a bus message is one frame with a table of
+  // its own, and allocating 8,192 slots for each of its few dozen strings was most of the
+  // decoding's garbage.
   constructor(private readonly size: number) {
-    this.slots = new Array<string | undefined>(size);
+    this.slots = [];
   }
 
   /** The slot of a string already sent, else the string itself (which both ends then intern). */
@@ -80,7 +83,7 @@ class DecodeTable {
   private next = 0;
 
   constructor(private readonly size: number) {
-    this.slots = new Array<string | undefined>(size);
+    this.slots = []; // filled as strings come, as EncodeTable's
   }
 
   read(v: unknown, what: string): string {

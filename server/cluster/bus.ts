@@ -80,10 +80,18 @@ export interface Delivered {
   message: BusMessage;
 }
 
+/**
+ * Stream messages parsed and not yet taken by the replica's other reader: the view's ordered
+ * consumer and the writer's durable one each receive every message, and whichever comes second
+ * takes the first one's parse (same stream sequence, same bytes) instead of parsing again.
+ */
+const PARSED_KEPT = 4_096;
+
 export class ClusterBus {
   readonly names: ClusterNames;
   readonly refusals: Refusals;
   private kvBucket: KV | undefined;
+  private readonly parsed = new Map<number, { data: Uint8Array; message: BusMessage }>();
 
   private constructor(
     readonly nc: NatsConnection,
@@ -202,10 +210,30 @@ export class ClusterBus {
     return info.state.first_seq;
   }
 
-  /** Parses one stream message; a refusal is counted and logged here and yields undefined. */
-  accept(subject: string, data: Uint8Array): BusMessage | undefined {
+  /**
+   * Parses one stream message; a refusal is counted and logged here and yields undefined. With
+   * its stream sequence, a message the replica's other reader parsed already is taken from it
+   * (the parse is shared, so neither reader may change what it returns).
+   */
+  accept(subject: string, data: Uint8Array, streamSeq?: number): BusMessage | undefined {
+    if (streamSeq !== undefined) {
+      const kept = this.parsed.get(streamSeq);
+      if (kept) {
+        this.parsed.delete(streamSeq);
+        if (Buffer.compare(kept.data, data) === 0) return kept.message;
+      }
+    }
     const parsed = parseBusMessage(data, this.names.cluster, this.names.nodeOfSubject(subject));
-    if (parsed.ok) return parsed.value;
+    if (parsed.ok) {
+      if (streamSeq !== undefined) {
+        this.parsed.set(streamSeq, { data, message: parsed.value });
+        if (this.parsed.size > PARSED_KEPT) {
+          const oldest = this.parsed.keys().next();
+          if (!oldest.done) this.parsed.delete(oldest.value);
+        }
+      }
+      return parsed.value;
+    }
     this.refusals.refuse('stream', parsed.reason, subject, parsed.detail);
     return undefined;
   }
@@ -233,7 +261,7 @@ export class ClusterBus {
     try {
       if (options.signal?.aborted) return;
       for await (const m of messages) {
-        const message = this.accept(m.subject, m.data);
+        const message = this.accept(m.subject, m.data, m.seq);
         if (message) yield { streamSeq: m.seq, subject: m.subject, message };
       }
     } finally {

@@ -151,8 +151,7 @@ export class ClusterSource implements EngineApi {
     gauge(
       'podscope_cluster_nodes_unknown',
       'Nodes whose agent has not heartbeated within the grace period.',
-      () =>
-        Object.values(view.snapshot(this.clock()).nodes).filter((n) => !n.health.connected).length,
+      () => [...view.outOfContact(this.clock())].length,
     );
   }
 
@@ -205,8 +204,7 @@ export class ClusterSource implements EngineApi {
   /** What the judged state depends on besides events: nodes out of contact, name conflicts. */
   private contactKey(): string {
     const now = this.clock();
-    const nodes = this.view.snapshot(now).nodes;
-    const lost = Object.keys(nodes).filter((n) => nodes[n]?.health.connected === false);
+    const lost = [...this.view.outOfContact(now)];
     const claimed = this.view.conflicts(now).map((c) => `${c.node}×${c.instances.length}`);
     return [...lost.sort(), '|', ...claimed.sort()].join('\n');
   }
@@ -397,7 +395,7 @@ export class ClusterSource implements EngineApi {
   health(): Health {
     const now = this.clock();
     const nodes: Record<string, number | null> = {};
-    for (const name of Object.keys(this.view.snapshot(now).nodes)) {
+    for (const name of this.view.nodeNames()) {
       const heardAt = this.view.track(name)?.heardAt;
       nodes[name] = heardAt === undefined ? null : now - heardAt;
     }

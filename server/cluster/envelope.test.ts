@@ -165,6 +165,26 @@ describe('events in the lean wire (envelope v2)', () => {
     });
   });
 
+  it('refuse decoded events the v1 schema refuses, and say why as it does', () => {
+    const cases: [string, (e: Record<string, unknown>) => void][] = [
+      ['type', (e) => (e.type = '')],
+      ['type', (e) => (e.type = 'x'.repeat(65))],
+      ['cause', (e) => (e.cause = 0)],
+      ['cause', (e) => (e.cause = 1.5)],
+      ['t', (e) => (e.t = 9e15)],
+      ['t', (e) => (e.t = -1)],
+    ];
+    for (const [field, spoil] of cases) {
+      const events = msg.events.map((e) => ({ ...e })) as unknown as Record<string, unknown>[];
+      spoil(events[2] as Record<string, unknown>);
+      const bad = { ...msg, events } as unknown as typeof msg;
+      const v2 = parseBusMessage(encodeMessage(bad), 'c1', 'n.1');
+      expect(v2, field).toMatchObject({ ok: false, reason: 'bad-envelope' });
+      expect(v2).toEqual(parseBusMessage(encodeMessageV1(bad), 'c1', 'n.1'));
+      expect(v2.ok === false && v2.detail).toContain(`events.2.${field}`);
+    }
+  });
+
   it('leave gaps, heartbeats and node states in v1', () => {
     const hb = heartbeatOf('c1', 'n.1', EPOCH, 4);
     expect(JSON.parse(Buffer.from(encodeMessage(hb)).toString('utf8'))).toEqual(hb);

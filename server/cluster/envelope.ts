@@ -220,6 +220,32 @@ function fromWire(obj: Record<string, unknown>): Parsed<Record<string, unknown>>
   return { ok: true, value: { ...rest, v: ENVELOPE_VERSION, events } };
 }
 
+const isSeq = (v: unknown) =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 && v <= Number.MAX_SAFE_INTEGER;
+const isTime = (v: unknown) =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= 8.64e15;
+const KINDS: ReadonlySet<unknown> = new Set(EVENT_KINDS);
+
+/**
+ * `events` as eventsMessage's schema checks them (each one `event`), without building zod's copy
+ * of every event: the wire decoder's events are new objects already. False means "ask zod", which
+ * then refuses the message and says why.
+ */
+function plainEventsValid(events: unknown): boolean {
+  if (!Array.isArray(events) || events.length < 1 || events.length > MAX_EVENTS_PER_MESSAGE)
+    return false;
+  for (const e of events as unknown[]) {
+    if (typeof e !== 'object' || e === null || Array.isArray(e)) return false;
+    const { kind, type, seq, t, node, cause } = e as Record<string, unknown>;
+    if (!KINDS.has(kind)) return false;
+    if (typeof type !== 'string' || type.length < 1 || type.length > 64) return false;
+    if (!isSeq(seq) || !isTime(t)) return false;
+    if (typeof node !== 'string' || node.length > 253 || !NODE_NAME.test(node)) return false;
+    if (cause !== undefined && !isSeq(cause)) return false;
+  }
+  return true;
+}
+
 const issue = (err: z.ZodError) =>
   err.issues
     .slice(0, 3)
@@ -239,11 +265,18 @@ export function parseBusMessage(
   if (subjectNode === undefined) return refuse('subject-mismatch', 'not a node event subject');
   let json = parseJson(data, [ENVELOPE_VERSION, EVENTS_WIRE_ENVELOPE_VERSION]);
   if (!json.ok) return json;
-  if (json.value.v === EVENTS_WIRE_ENVELOPE_VERSION) json = fromWire(json.value);
+  const wire = json.value.v === EVENTS_WIRE_ENVELOPE_VERSION;
+  if (wire) json = fromWire(json.value);
   if (!json.ok) return json;
-  const parsed = busMessage.safeParse(json.value);
-  if (!parsed.success) return refuse('bad-envelope', issue(parsed.error));
-  const msg = parsed.data;
+  let msg: z.infer<typeof busMessage>;
+  // A v2 message's head passed wireEventsMessage (the same fields as eventsMessage's): only its
+  // decoded events are left to check.
+  if (wire && plainEventsValid(json.value.events)) msg = json.value as z.infer<typeof busMessage>;
+  else {
+    const parsed = busMessage.safeParse(json.value);
+    if (!parsed.success) return refuse('bad-envelope', issue(parsed.error));
+    msg = parsed.data;
+  }
   if (msg.cluster !== cluster)
     return refuse('foreign-cluster', `cluster "${msg.cluster}", this is "${cluster}"`);
   if (msg.node !== subjectNode)

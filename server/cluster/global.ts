@@ -43,7 +43,23 @@ export interface GlobalEvent {
   event: TimelineEvent | GapRecord;
 }
 
-export function globalEvents(streamSeq: number, msg: BusMessage): GlobalEvent[] {
+/** A message's events under global ids, kept for its other reader (the view's, the writer's). */
+const made = new WeakMap<BusMessage, { streamSeq: number; events: readonly GlobalEvent[] }>();
+
+/**
+ * The message's events with global ids. The same message object at the same stream sequence
+ * gets the same (shared, read-only) array: the view and the writer take one parse of each
+ * message (ClusterBus.accept) and so one set of events.
+ */
+export function globalEvents(streamSeq: number, msg: BusMessage): readonly GlobalEvent[] {
+  const known = made.get(msg);
+  if (known?.streamSeq === streamSeq) return known.events;
+  const events = makeGlobalEvents(streamSeq, msg);
+  made.set(msg, { streamSeq, events });
+  return events;
+}
+
+function makeGlobalEvents(streamSeq: number, msg: BusMessage): GlobalEvent[] {
   const base = gidOf(streamSeq, 0);
   const common = { streamSeq, node: msg.node, epoch: msg.epoch };
   if (msg.type === 'gap') {

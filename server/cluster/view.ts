@@ -18,7 +18,7 @@
  */
 import { generateNodeConditions } from '@/lib/kubelet';
 import { reduce } from '@/lib/timeline/reducer';
-import { emptyState, own, type ClusterState, type NodeView } from '@/lib/timeline/state';
+import { own, type ClusterState, type NodeView } from '@/lib/timeline/state';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import type { ClusterBus, Delivered } from './bus';
 import { compareEpochs, isApiEpoch, type Heartbeat, type NodeState } from './envelope';
@@ -60,7 +60,15 @@ export interface ClusterViewStats {
 export const apiTrackKey = (node: string) => `api:${node}`;
 
 export class ClusterView {
-  private state: ClusterState = emptyState();
+  /**
+   * Each node's view, folded on its own: an event touches its node only, so folding it into a
+   * one-node state costs the same at 10 nodes as at 10,000 (the whole-cluster state is built
+   * when read, and kept until the next change).
+   */
+  private readonly nodes = new Map<string, NodeView>();
+  private seq = 0;
+  private t = 0;
+  private folded: ClusterState | undefined;
   private readonly tracks = new Map<string, NodeTrack>();
   readonly gaps: GapNote[] = [];
   readonly stats: ClusterViewStats = { applied: 0, duplicates: 0, staleEpoch: 0, lastStreamSeq: 0 };
@@ -85,10 +93,7 @@ export class ClusterView {
       }
       // A new run of the agent: it reports the node afresh; what the old run knew is replaced.
       // (A new API-view leader continues the node as it is: it publishes only what changed.)
-      if (!api) {
-        const { [m.node]: _old, ...others } = this.state.nodes;
-        this.state = { ...this.state, nodes: others };
-      }
+      if (!api && this.nodes.delete(m.node)) this.folded = undefined;
       track.epoch = m.epoch;
       track.lastSeq = 0;
     }
@@ -97,6 +102,9 @@ export class ClusterView {
       this.tracks.set(key, track);
     }
     const applied: (TimelineEvent | GapRecord)[] = [];
+    // The node alone as a state: the reducer folds the message's events into it.
+    const before = this.nodes.get(m.node);
+    let one: ClusterState = { seq: 0, t: 0, nodes: before ? { [m.node]: before } : {} };
     for (const g of globalEvents(d.streamSeq, m)) {
       const seq = g.nodeSeq;
       if (seq <= track.lastSeq) {
@@ -123,13 +131,23 @@ export class ClusterView {
         });
         track.lastSeq = g.event.lost.to;
       } else {
-        this.state = reduce(this.state, g.event);
+        one = reduce(one, g.event);
+        this.seq = g.gid;
+        if (g.event.t > this.t) this.t = g.event.t;
         track.lastSeq = seq;
         this.stats.applied++;
       }
       applied.push(g.event);
     }
-    if (applied.length > 0) for (const l of this.listeners) l(applied);
+    const after = own(one.nodes, m.node);
+    if (after !== before) {
+      if (after) this.nodes.set(m.node, after);
+      else this.nodes.delete(m.node);
+    }
+    if (applied.length > 0) {
+      this.folded = undefined;
+      for (const l of this.listeners) l(applied);
+    }
     return applied;
   }
 
@@ -169,7 +187,8 @@ export class ClusterView {
         (track.epoch === s.epoch && track.lastSeq >= s.seq))
     )
       return;
-    this.state = { ...this.state, nodes: { ...this.state.nodes, [s.node]: s.view } };
+    this.nodes.set(s.node, s.view);
+    this.folded = undefined;
     const t = track ?? { epoch: s.epoch, lastSeq: 0, instances: new Map() };
     t.epoch = s.epoch;
     t.lastSeq = s.seq;
@@ -205,14 +224,35 @@ export class ClusterView {
     return out;
   }
 
+  /** Every node's folded view as one state (built once per change). */
+  private state(): ClusterState {
+    this.folded ??= { seq: this.seq, t: this.t, nodes: Object.fromEntries(this.nodes) };
+    return this.folded;
+  }
+
+  /** Nodes whose agent has not been heard within the grace period (what `snapshot` judges). */
+  *outOfContact(now: number): Generator<string> {
+    for (const [name, track] of this.tracks) {
+      if (!this.nodes.has(name)) continue;
+      const lastContactAt = track.heardAt ?? this.options.startedAt ?? now;
+      if (now - lastContactAt > this.options.graceMs) yield name;
+    }
+  }
+
+  /** Names of the nodes the view holds. */
+  nodeNames(): IterableIterator<string> {
+    return this.nodes.keys();
+  }
+
   /** The state now, with node contact judged by heartbeat age. */
   snapshot(now: number): ClusterState {
+    const state = this.state();
     let nodes: Record<string, NodeView> | undefined;
-    for (const [name, track] of this.tracks) {
-      const view = own(this.state.nodes, name);
-      if (!view) continue;
+    for (const name of this.outOfContact(now)) {
+      const view = this.nodes.get(name);
+      const track = this.tracks.get(name);
+      if (!view || !track) continue;
       const lastContactAt = track.heardAt ?? this.options.startedAt ?? now;
-      if (now - lastContactAt <= this.options.graceMs) continue;
       const judged = generateNodeConditions({
         now,
         lastContactAt,
@@ -223,7 +263,7 @@ export class ClusterView {
         timings: { nodeMonitorGracePeriodMs: this.options.graceMs },
         ...(this.options.startedAt !== undefined ? { startedAt: this.options.startedAt } : {}),
       });
-      nodes ??= { ...this.state.nodes };
+      nodes ??= { ...state.nodes };
       nodes[name] = {
         ...view,
         conditions: judged.conditions,
@@ -231,7 +271,7 @@ export class ClusterView {
         health: { ...view.health, connected: false },
       };
     }
-    return nodes ? { ...this.state, nodes } : this.state;
+    return nodes ? { ...state, nodes } : state;
   }
 
   onApplied(listener: (events: (TimelineEvent | GapRecord)[]) => void): () => void {

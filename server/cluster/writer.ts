@@ -114,7 +114,7 @@ export class ClusterWriter {
     const refused: JsMsg[] = [];
     const accepted: JsMsg[] = [];
     for (const m of msgs) {
-      const message = bus.accept(m.subject, m.data);
+      const message = bus.accept(m.subject, m.data, m.seq);
       if (!message) {
         refused.push(m);
         continue;

@@ -1,0 +1,65 @@
+/**
+ * The console's cluster path in one process, without NATS or PostgreSQL: synthetic agents'
+ * messages (synthetic-nodes.ts) encoded as they travel, then what a replica does with each —
+ * parse (twice: the view's tail and the writer), the writer's rows, the view's fold, the live bus
+ * and one subscriber's lean-wire SSE frame. For profiling (`--cpu-prof`) and quick comparisons:
+ *
+ *   node --import tsx bench/lib/cluster-path.ts [nodes] [pods] [churns]
+ */
+import { parseBusMessage, encodeMessage } from '@/server/cluster/envelope';
+import { ClusterView } from '@/server/cluster/view';
+import { globalEvents } from '@/server/cluster/global';
+import { WireEncoder } from '@/lib/timeline/wire';
+import { recordTemplates, SyntheticNode } from './synthetic-nodes';
+
+async function main() {
+  const [nodesArg, podsArg, churnArg] = process.argv.slice(2).map(Number);
+  const n = nodesArg || 100;
+  const pods = podsArg || 30;
+  const churns = churnArg || 20_000;
+  const t = await recordTemplates({ pods, containers: 2, churnSteps: 40 });
+  const nodes = Array.from(
+    { length: n },
+    (_, i) => new SyntheticNode('bench', `ingest-${i}`, t, i * 7),
+  );
+  const now = Date.now();
+  const initial = nodes.flatMap((x) => x.initial(now));
+  const churn = Array.from({ length: churns }, (_, i) =>
+    (nodes[i % n] as SyntheticNode).churn(now),
+  ).flat();
+  const bytes = [...initial, ...churn].map((m) => ({ node: m.node, data: encodeMessage(m) }));
+  const view = new ClusterView({ graceMs: 40_000 });
+  const enc = new WireEncoder();
+  let sse = 0;
+  let pending: unknown[] = [];
+  view.onApplied((evs) => pending.push(...evs));
+  const run = (from: number, to: number) => {
+    let events = 0;
+    const t0 = performance.now();
+    for (let i = from; i < to; i++) {
+      const b = bytes[i]!;
+      const p = parseBusMessage(b.data, 'bench', b.node);
+      if (!p.ok) throw new Error(p.detail);
+      view.apply({ streamSeq: i + 1, subject: '', message: p.value });
+      // the writer parses again and builds its rows
+      const w = parseBusMessage(b.data, 'bench', b.node);
+      if (!w.ok) throw new Error(w.detail);
+      const rows = globalEvents(i + 1, w.value);
+      events += rows.length;
+      if (i % 20 === 0 && pending.length > 0) {
+        sse += JSON.stringify(enc.encode(pending as never)).length;
+        pending = [];
+      }
+    }
+    return { events, ms: performance.now() - t0 };
+  };
+  const a = run(0, initial.length);
+  console.log(
+    `initial: ${a.events} events in ${a.ms.toFixed(0)} ms (${Math.round(a.events / (a.ms / 1000))} ev/s)`,
+  );
+  const b = run(initial.length, bytes.length);
+  console.log(
+    `churn: ${b.events} events in ${b.ms.toFixed(0)} ms (${Math.round(b.events / (b.ms / 1000))} ev/s); sse ${sse} B`,
+  );
+}
+void main();
