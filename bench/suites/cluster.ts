@@ -159,12 +159,31 @@ export async function benchCluster(options: ClusterOptions = {}) {
     // Through when PostgreSQL holds every event published and the subscriber's position (its
     // last event id, a global id) has reached the last message's stream sequence — a resume that
     // restarts from a snapshot carries events inside the state, so counting events would not do.
-    const caughtUp = async (want: { events: number; lastStreamSeq: number }, limitMs: number) => {
+    // When each side got there (the later one is the pipeline's): ms since `from`.
+    const through = { subscriber_s: 0, postgres_s: 0 };
+    const caughtUp = async (
+      want: { events: number; lastStreamSeq: number },
+      limitMs: number,
+      from = Date.now(),
+    ) => {
       const t0 = Date.now();
       const at = () => (sub.lastId === undefined ? 0 : streamSeqOfGid(Number(sub.lastId)));
+      let subAt: number | undefined;
+      let pgAt: number | undefined;
+      let pgChecked = 0;
       while (Date.now() - t0 < limitMs) {
         await sub.pump(500);
-        if (at() >= want.lastStreamSeq && (await pgCount(dbUrl)) >= want.events) return Date.now();
+        if (subAt === undefined && at() >= want.lastStreamSeq) subAt = Date.now();
+        // A count (a new connection) at most every 250 ms: it must not load what it measures.
+        if (pgAt === undefined && Date.now() - pgChecked >= 250) {
+          pgChecked = Date.now();
+          if ((await pgCount(dbUrl)) >= want.events) pgAt = Date.now();
+        }
+        if (subAt !== undefined && pgAt !== undefined) {
+          through.subscriber_s = round((subAt - from) / 1000, 1);
+          through.postgres_s = round((pgAt - from) / 1000, 1);
+          return Math.max(subAt, pgAt);
+        }
       }
       throw new Error(
         `the pipeline did not catch up within ${limitMs / 1000} s: subscriber at stream seq ${at()}, PostgreSQL ${await pgCount(dbUrl)} events; published ${want.events} events up to stream seq ${want.lastStreamSeq}`,
@@ -175,13 +194,15 @@ export async function benchCluster(options: ClusterOptions = {}) {
     const e0 = sub.events;
     const flame: { ingest?: FlameLine[]; nodes_held?: FlameLine[] } = {};
     a.startProfile();
+    const ingestCpu0 = a.cpuMs();
     const t0 = Date.now();
     const flooding = ingestGen.flood(windowS * 1000, 256);
     while (!(await Promise.race([flooding.then(() => true), sleep(200).then(() => false)])))
       await sub.pump(0);
     const flooded = await flooding;
     const published = flooded.events - grown.events;
-    const t1 = await caughtUp(flooded, 300_000);
+    const t1 = await caughtUp(flooded, 300_000, t0);
+    const ingestCpuMs = a.cpuMs() - ingestCpu0;
     const ingestProfile = await a.endProfile();
     if (ingestProfile) flame.ingest = summarizeFile(ingestProfile, 25);
     const ingestRate = published / ((t1 - t0) / 1000);
@@ -194,11 +215,15 @@ export async function benchCluster(options: ClusterOptions = {}) {
       events_published: published,
       publish_s: windowS,
       through_s: round((t1 - t0) / 1000, 1),
+      /** When the subscriber, and when PostgreSQL, had the last event (s after the flood began). */
+      ...through,
       publish_rate: Math.round(published / windowS),
       subscriber_events: sub.events - e0,
       subscriber_snapshots: sub.snapshots,
       subscriber_resumes: sub.resumes,
       subscriber_reconnects: sub.ended,
+      /** The console's CPU time per event over the flood and its backlog (machine load aside). */
+      server_cpu_us_per_event: round((ingestCpuMs * 1000) / published, 1),
       generator_cpu_pct: round(((flooded.cpuMs - grown.cpuMs) / (windowS * 1000)) * 100, 1),
       server_rss_mb: round(a.rssMb(), 0),
     };

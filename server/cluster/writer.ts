@@ -21,7 +21,7 @@ import type { ClusterTimeline } from './timeline/timeline';
 export interface WriterOptions {
   bus: ClusterBus;
   timeline: ClusterTimeline;
-  /** Messages per fetch (default 500). */
+  /** Messages per fetch (default 1,000). */
   batch?: number;
   /** How long a fetch waits for messages (default and minimum 1 s, JetStream's floor). */
   fetchWaitMs?: number;
@@ -47,6 +47,12 @@ export interface WriterStats {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A fetch on its way: its messages once they are in. */
+interface Ahead {
+  msgs: JsMsg[] | undefined;
+  done: Promise<JsMsg[]>;
+}
 
 export class ClusterWriter {
   readonly stats: WriterStats = {
@@ -78,37 +84,70 @@ export class ClusterWriter {
     await this.loop;
   }
 
+  /**
+   * Reads batches and commits them, one fetch ahead: the next batch is on its way while the
+   * current one is being committed (JetStream delivers it meanwhile), so the bus and the database
+   * work at once instead of in turn. The batch read ahead is told "still working" while a commit
+   * retries, like the batch being committed, and handed back (nak) when the writer stops.
+   */
   private async run(): Promise<void> {
     const { bus } = this.options;
     let backoff = 100;
     let consumer: Awaited<ReturnType<ClusterBus['writerConsumer']>> | undefined;
-    while (!this.stopped) {
-      let msgs: JsMsg[] = [];
-      try {
-        consumer ??= await bus.writerConsumer(this.options.ackWaitMs);
-        const it = await consumer.fetch({
-          max_messages: this.options.batch ?? 500,
-          expires: Math.max(1_000, this.options.fetchWaitMs ?? 1_000),
-        });
-        for await (const m of it) msgs.push(m);
-        backoff = 100;
-        if (msgs.length === 0) this.stats.failing = false;
-      } catch (err) {
-        if (this.stopped || bus.nc.isClosed()) return;
-        this.stats.failing = true;
-        this.note(`reading from the bus failed`, err);
-        consumer = undefined;
-        await sleep(backoff);
-        backoff = Math.min(backoff * 2, 5_000);
-        msgs = [];
-        continue;
+    let ahead: Ahead | undefined;
+    const read = async (): Promise<JsMsg[]> => {
+      consumer ??= await bus.writerConsumer(this.options.ackWaitMs);
+      const it = await consumer.fetch({
+        max_messages: this.options.batch ?? 1_000,
+        expires: Math.max(1_000, this.options.fetchWaitMs ?? 1_000),
+      });
+      const msgs: JsMsg[] = [];
+      for await (const m of it) msgs.push(m);
+      return msgs;
+    };
+    const fetchAhead = (): Ahead => {
+      const a: Ahead = { msgs: undefined, done: Promise.resolve([]) };
+      a.done = read().then((msgs) => (a.msgs = msgs));
+      // Read below (an unread failure would be an unhandled rejection meanwhile).
+      a.done.catch(() => undefined);
+      return a;
+    };
+    try {
+      while (!this.stopped) {
+        let msgs: JsMsg[];
+        try {
+          msgs = await (ahead ?? fetchAhead()).done;
+          ahead = undefined;
+          backoff = 100;
+          if (msgs.length === 0) this.stats.failing = false;
+        } catch (err) {
+          ahead = undefined;
+          if (this.stopped || bus.nc.isClosed()) return;
+          this.stats.failing = true;
+          this.note(`reading from the bus failed`, err);
+          consumer = undefined;
+          await sleep(backoff);
+          backoff = Math.min(backoff * 2, 5_000);
+          continue;
+        }
+        if (msgs.length === 0) continue;
+        if (!this.stopped) ahead = fetchAhead();
+        await this.commit(msgs, () => ahead?.msgs ?? []);
       }
-      if (msgs.length === 0) continue;
-      await this.commit(msgs);
+    } finally {
+      // A batch read ahead and not committed: back to the other writers now, not after ack_wait.
+      const left = ahead;
+      if (left)
+        await left.done.then(
+          (msgs) => {
+            if (!bus.nc.isClosed()) for (const m of msgs) m.nak();
+          },
+          () => undefined,
+        );
     }
   }
 
-  private async commit(msgs: JsMsg[]): Promise<void> {
+  private async commit(msgs: JsMsg[], readAhead: () => readonly JsMsg[]): Promise<void> {
     const { bus, timeline } = this.options;
     const events: GlobalEvent[] = [];
     const refused: JsMsg[] = [];
@@ -138,6 +177,7 @@ export class ClusterWriter {
         this.stats.failing = true;
         this.note(`writing ${events.length} events to ${timeline.where} failed (will retry)`, err);
         for (const m of accepted) m.working();
+        for (const m of readAhead()) m.working();
         await sleep(backoff);
         backoff = Math.min(backoff * 2, 5_000);
       }
