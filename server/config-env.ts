@@ -170,3 +170,15 @@ export function parseRestartPeriods(value: string): {
   }
   return out;
 }
+
+/** Whether a host name or address is this machine's loopback (here, zod-free: the agent needs it). */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/\.$/, '');
+  return (
+    h === 'localhost' ||
+    h.endsWith('.localhost') ||
+    h === '::1' ||
+    h === '[::1]' ||
+    /^127\.\d+\.\d+\.\d+$/.test(h)
+  );
+}

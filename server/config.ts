@@ -14,9 +14,9 @@ import { DEFAULT_TIMEOUT_MS as DEFAULT_CRI_TIMEOUT_MS } from '@/server/cri/limit
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 import { parseNodeIPs } from '@/server/engine/host-ips';
 import { trustedProxies as trustedProxyList } from '@/server/security/kube/proxy-identity';
-import { ConfigError, fromEnv, NO_EMPTY, readTokenFile, type Env } from './config-env';
+import { ConfigError, fromEnv, isLoopback, NO_EMPTY, readTokenFile, type Env } from './config-env';
 
-export { ConfigError, parseNodeSpec, parseRestartPeriods } from './config-env';
+export { ConfigError, isLoopback, parseNodeSpec, parseRestartPeriods } from './config-env';
 
 const endpointPattern = /^(unix:\/\/\/|tcp:\/\/|\/)/;
 
@@ -275,17 +275,6 @@ function deepMerge(
         : v;
   }
   return out;
-}
-
-export function isLoopback(host: string): boolean {
-  const h = host.toLowerCase().replace(/\.$/, '');
-  return (
-    h === 'localhost' ||
-    h.endsWith('.localhost') ||
-    h === '::1' ||
-    h === '[::1]' ||
-    /^127\.\d+\.\d+\.\d+$/.test(h)
-  );
 }
 
 /** Loads and validates the configuration; throws ConfigError with every problem listed. */

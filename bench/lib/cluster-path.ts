@@ -6,7 +6,8 @@
  *
  *   node --import tsx bench/lib/cluster-path.ts [nodes] [pods] [churns]
  */
-import { parseBusMessage, encodeMessage } from '@/server/cluster/envelope';
+import { encodeMessage } from '@/server/cluster/envelope';
+import { parseBusMessage } from '@/server/cluster/parse';
 import { ClusterView } from '@/server/cluster/view';
 import { globalEvents } from '@/server/cluster/global';
 import { WireEncoder } from '@/lib/timeline/wire';

@@ -10,7 +10,7 @@
  *   --heartbeat DURATION    PODSCOPE_AGENT_HEARTBEAT_MS (default 5 s)
  *   --relist DURATION       PODSCOPE_RELIST_MS     (default the kubelet's 1 s)
  */
-import { isLoopback, parseNodeSpec } from '@/server/config';
+import { isLoopback, parseNodeSpec } from '@/server/config-env';
 import { DEFAULT_CLUSTER, checkClusterName, checkNodeName } from '@/server/cluster/names';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 import { DEFAULT_TIMEOUT_MS } from '@/server/cri/limits';

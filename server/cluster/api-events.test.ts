@@ -1,5 +1,5 @@
 /**
- * The API-view source on the stream (api-events.ts, envelope.ts): an `…-api` epoch carries only
+ * The API-view source on the stream (api-events.ts, envelope.ts, parse.ts): an `…-api` epoch carries only
  * API-server Events and drift; anything else under it is refused whole, and an API epoch is never
  * an agent's (heartbeats and node states refuse it).
  */
@@ -10,10 +10,9 @@ import {
   isApiEpoch,
   newApiEpoch,
   newEpoch,
-  parseBusMessage,
-  parseHeartbeat,
   type EventsMessage,
 } from './envelope';
+import { parseBusMessage, parseHeartbeat } from './parse';
 import { heartbeatOf } from './testing';
 
 const t = Date.parse('2026-12-02T12:00:00Z');

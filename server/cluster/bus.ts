@@ -31,9 +31,6 @@ import { Kvm, type KV } from '@nats-io/kv';
 import {
   encodeMessage,
   messageId,
-  parseBusMessage,
-  parseHeartbeat,
-  parseNodeState,
   type BusMessage,
   type Heartbeat,
   type NodeState,
@@ -42,6 +39,9 @@ import {
 import { logFn, rootLogger } from '@/server/log';
 import { clusterNames, type ClusterNames } from './names';
 import { Refusals } from './refusals';
+import type * as ParseModule from './parse';
+
+type Parsers = typeof ParseModule;
 
 /** Stream limits: a hot replay buffer; the long timeline lives in PostgreSQL. */
 export const DEFAULT_STREAM_LIMITS = {
@@ -86,6 +86,20 @@ export interface Delivered {
  * takes the first one's parse (same stream sequence, same bytes) instead of parsing again.
  */
 const PARSED_KEPT = 4_096;
+
+/**
+ * The reading half (parse.ts: the schemas, zod), loaded by the first reader — the console's
+ * tail, KV reads and writer — so an agent, which only publishes, never loads it.
+ */
+let parsers: Parsers | undefined;
+const loadParsers = async () => (parsers ??= await import('./parse'));
+const readers = () => {
+  if (!parsers)
+    throw new Error(
+      'the bus readers are not loaded (tail, live, watchLive and writerConsumer load them)',
+    );
+  return parsers;
+};
 
 export class ClusterBus {
   readonly names: ClusterNames;
@@ -223,7 +237,11 @@ export class ClusterBus {
         if (Buffer.compare(kept.data, data) === 0) return kept.message;
       }
     }
-    const parsed = parseBusMessage(data, this.names.cluster, this.names.nodeOfSubject(subject));
+    const parsed = readers().parseBusMessage(
+      data,
+      this.names.cluster,
+      this.names.nodeOfSubject(subject),
+    );
     if (parsed.ok) {
       if (streamSeq !== undefined) {
         this.parsed.set(streamSeq, { data, message: parsed.value });
@@ -248,6 +266,7 @@ export class ClusterBus {
     fromSeq: number,
     options: { node?: string; signal?: AbortSignal } = {},
   ): AsyncGenerator<Delivered> {
+    await loadParsers();
     const consumer = await this.js.consumers.get(this.names.stream, {
       filter_subjects: options.node
         ? this.names.eventSubject(options.node)
@@ -272,6 +291,7 @@ export class ClusterBus {
 
   /** The writers' shared durable pull consumer (explicit ack), created if missing. */
   async writerConsumer(ackWaitMs = 30_000) {
+    await loadParsers();
     const durable = this.names.writerDurable;
     try {
       await this.jsm.consumers.info(this.names.stream, durable);
@@ -308,6 +328,7 @@ export class ClusterBus {
   async live(): Promise<{ heartbeats: Map<string, Heartbeat>; states: Map<string, NodeState> }> {
     const heartbeats = new Map<string, Heartbeat>();
     const states = new Map<string, NodeState>();
+    await loadParsers();
     const keys: string[] = [];
     for await (const k of await this.kv.keys()) keys.push(k);
     for (const key of keys) {
@@ -330,6 +351,7 @@ export class ClusterBus {
       this.refusals.refuse('kv', 'subject-mismatch', key, 'not an hb.<node> or state.<node> key');
       return undefined;
     }
+    const { parseHeartbeat, parseNodeState } = readers();
     const parsed: Parsed<Heartbeat | NodeState> =
       k.kind === 'hb'
         ? parseHeartbeat(data, this.names.cluster, k.node)
@@ -347,6 +369,7 @@ export class ClusterBus {
   async *watchLive(
     signal?: AbortSignal,
   ): AsyncGenerator<{ kind: 'hb'; value: Heartbeat } | { kind: 'state'; value: NodeState }> {
+    await loadParsers();
     const watch = await this.kv.watch({ ignoreDeletes: true });
     const stop = () => watch.stop();
     signal?.addEventListener('abort', stop, { once: true });

@@ -8,10 +8,9 @@ import {
   lastSeqOf,
   messageId,
   newEpoch,
-  parseBusMessage,
-  parseHeartbeat,
   type BusMessage,
 } from './envelope';
+import { parseBusMessage, parseHeartbeat } from './parse';
 import { eventsMessage, heartbeatOf } from './testing';
 
 const bytes = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v));

@@ -1,6 +1,7 @@
 /** Shared option parsing for CLI commands (node:util parseArgs, with usage errors). */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { parseNodeSpec, type NodeEndpoint } from '@/server/config';
+import type { NodeEndpoint } from '@/server/config';
+import { parseNodeSpec } from '@/server/config-env';
 import { UsageError } from '../command';
 
 export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
