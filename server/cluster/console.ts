@@ -57,8 +57,14 @@ export interface ClusterSourceOptions {
   clock?: () => number;
 }
 
-/** How long a backfill waits for the writers to commit what this replica has seen. */
-const COMMIT_WAIT_MS = 15_000;
+/**
+ * How long a backfill waits for the writers to commit what this replica has seen: longer than the
+ * writers' ack wait (30 s), because a writer killed mid-batch holds the writers' acknowledgement
+ * floor back until JetStream redelivers its batch to another writer after that wait. (The bench
+ * hit it: replica A killed with a batch fetched, a subscriber on B resuming from before B's ring
+ * 15 s later was refused.)
+ */
+const COMMIT_WAIT_MS = 45_000;
 const STATE_PAGE = 5_000;
 
 const isEvent = (e: TimelineEvent | GapRecord): e is TimelineEvent => e.kind !== 'gap';
