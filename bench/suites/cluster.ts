@@ -258,6 +258,23 @@ export async function benchCluster(options: ClusterOptions = {}) {
     await churnGen.stop();
     gens.length = 0;
 
+    // The earlier phases' synthetic nodes stopped heartbeating with their generators: once the
+    // grace period has passed B judges them unreachable, and every change of that judgement sends
+    // each watcher a fresh snapshot of the whole cluster. Let that happen before the ladder, so
+    // its windows measure following N live nodes, not the earlier nodes' contact running out.
+    const settled = Date.now();
+    for (;;) {
+      const list = await b.query<NodeSummary[]>('nodes.list');
+      const stale = list.filter((x) => !x.name.startsWith('held-') && x.connected);
+      if (stale.length === 0) break;
+      if (Date.now() - settled > 180_000)
+        throw new Error(`${stale.length} nodes of the earlier phases still judged reachable`);
+      await sleep(2_000);
+    }
+    log(
+      `  earlier phases' nodes judged unreachable after ${round((Date.now() - settled) / 1000, 0)} s`,
+    );
+
     // ── nodes held, on replica B ──
     const levels: {
       nodes: number;
@@ -343,6 +360,17 @@ export async function benchCluster(options: ClusterOptions = {}) {
         ...(flame.ingest || flame.nodes_held ? { flame } : {}),
       },
     };
+  } catch (err) {
+    // A replica that died (A is killed on purpose): say how, with its last output.
+    for (const s of servers.slice(1))
+      if (s.child.exitCode !== null || s.child.signalCode !== null) {
+        try {
+          s.assertAlive();
+        } catch (dead) {
+          throw new Error(`${String(err)}; ${dead instanceof Error ? dead.message : String(dead)}`);
+        }
+      }
+    throw err;
   } finally {
     for (const g of gens) await g.stop().catch(() => undefined);
     for (const s of servers) await s.stop().catch(() => undefined);
