@@ -5,13 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TimelineEvent } from '@/lib/timeline/events';
-import {
-  encodeMessage,
-  isApiEpoch,
-  newApiEpoch,
-  newEpoch,
-  type EventsMessage,
-} from './envelope';
+import { encodeMessage, isApiEpoch, newApiEpoch, newEpoch, type EventsMessage } from './envelope';
 import { parseBusMessage, parseHeartbeat } from './parse';
 import { heartbeatOf } from './testing';
 
