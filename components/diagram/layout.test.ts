@@ -81,19 +81,31 @@ describe('cluster layout', () => {
     for (const c of pills) expect(within(c, layout.nodes[0] as Box)).toBe(true);
   });
 
-  it('puts Ready and unhealthy conditions first and folds only healthy ones', () => {
+  it('puts Ready and unhealthy conditions first and folds what does not fit, healthy first', () => {
     const conds = [
       { type: 'Ready', status: 'Unknown' },
       { type: 'MemoryPressure', status: 'False' },
       { type: 'DiskPressure', status: 'True' },
       { type: 'PIDPressure', status: 'False' },
     ];
-    const narrow = layoutConditionPills(conds, 0, 0, 160);
+    const narrow = layoutConditionPills(conds, 0, 0, 180);
+    for (const c of narrow) expect(c.x + c.w).toBeLessThanOrEqual(180);
+    // Narrower still: DiskPressure=True no longer fits beside the fold, so the fold says failed.
+    expect(layoutConditionPills(conds, 0, 0, 160).slice(1)).toMatchObject([
+      { type: '+3', tone: 'failed', folded: ['DiskPressure', 'MemoryPressure', 'PIDPressure'] },
+    ]);
     expect(narrow.map((c) => c.type)).toEqual(['Ready', 'DiskPressure', '+2']);
     expect(narrow[0]?.tone).toBe('unknown');
     expect(narrow[1]?.tone).toBe('failed');
     expect(narrow[2]?.folded).toEqual(['MemoryPressure', 'PIDPressure']);
     expect(layoutConditionPills(conds, 0, 0, 2000)).toHaveLength(4);
+    // Every condition Unknown (a node cut off): what does not fit folds too, inside the card,
+    // and the fold says Unknown.
+    const unknown = conds.map((c) => ({ ...c, status: 'Unknown' }));
+    const cutOff = layoutConditionPills(unknown, 0, 0, 240);
+    expect(cutOff.map((c) => c.type)).toEqual(['Ready', 'MemoryPressure', '+2']);
+    expect(cutOff[2]).toMatchObject({ tone: 'unknown', folded: ['DiskPressure', 'PIDPressure'] });
+    for (const c of cutOff) expect(c.x + c.w).toBeLessThanOrEqual(240);
     // A condition someone else writes (CNI, the route controller) is shown when the node has it.
     const cni = [...conds, { type: 'NetworkUnavailable', status: 'True' }];
     expect(layoutConditionPills(cni, 0, 0, 2000).map((c) => c.type)).toEqual([

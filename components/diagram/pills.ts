@@ -63,8 +63,9 @@ const COND_PILL = { h: 16, gap: 4, pad: 20, charW: 5.4 } as const;
 
 /**
  * Condition pills for a node card header, left to right within `maxW`: Ready first, then any
- * condition that is not in its good state, then the healthy rest. Healthy ones that do not fit
- * fold into one "+n" pill; unhealthy ones are never folded away.
+ * condition that is not in its good state, then the healthy rest. What does not fit folds into
+ * one "+n" pill that takes the tone of the worst condition it holds (so a node whose every
+ * condition is Unknown still says so, inside its card); Ready is never folded.
  */
 export function layoutConditionPills(
   conditions: readonly { type: string; status: string }[],
@@ -94,12 +95,13 @@ export function layoutConditionPills(
     const w = width(c.type);
     const rest = ordered.slice(i + 1);
     const room = x + maxW - cx - (rest.length > 0 ? foldW + COND_PILL.gap : 0);
-    if (w > room && c.tone === 'ok' && c.type !== 'Ready') {
-      const folded = ordered.slice(i).map((r) => r.type);
+    if (w > room && c.type !== 'Ready') {
+      const rest = ordered.slice(i);
+      const folded = rest.map((r) => r.type);
       out.push({
         type: `+${folded.length}`,
         status: '',
-        tone: 'ok',
+        tone: worstTone(rest.map((r) => r.tone)),
         folded,
         x: cx,
         y,
@@ -113,6 +115,11 @@ export function layoutConditionPills(
   }
   return out;
 }
+
+/** Which tone a "+n" pill takes: the most alarming of those it folds. */
+const TONE_SEVERITY: readonly Tone[] = ['failed', 'unknown', 'pending', 'done', 'ok'];
+const worstTone = (tones: readonly Tone[]): Tone =>
+  TONE_SEVERITY.find((t) => tones.includes(t)) ?? 'ok';
 
 /** The fonts of the labels drawn inside the diagram (diagram.css, paint.ts). */
 export const FONTS = {
