@@ -9,6 +9,14 @@ import { runScenario, type ScenarioResult } from './runner';
 import { startSession, type ScenarioSession } from './session';
 
 const SPEED = 20;
+/**
+ * Scenarios with an API server run slower, and get one retry: the API server's writers, the
+ * driver and the engine each run on the sped-up wall clock, and in the full parallel suite a
+ * step of partition-drift (stale status of a restarted container) was missed twice in three
+ * runs while it passed every run alone, under CPU load or not. The walkthrough itself is recorded
+ * on a virtual clock (server/learn), where it is deterministic and checked step by step.
+ */
+const API_SERVER_SPEED = 10;
 
 function report(result: ScenarioResult): string {
   return result.steps
@@ -27,10 +35,12 @@ describe('scenario library on the simulator', () => {
   });
 
   for (const scenario of loadLibrary()) {
-    it(`${scenario.id} reaches every expected outcome`, { timeout: 120_000 }, async () => {
+    const options = scenario.apiServer ? { timeout: 120_000, retry: 1 } : { timeout: 120_000 };
+    it(`${scenario.id} reaches every expected outcome`, options, async () => {
       const logs: string[] = [];
+      await session?.stop(); // a retry starts from a fresh session
       session = await startSession({
-        speed: SPEED,
+        speed: scenario.apiServer ? API_SERVER_SPEED : SPEED,
         backoffScale: scenario.driver?.backoffScale ?? 1,
         apiServer: scenario.apiServer,
         log: (l) => logs.push(l),
