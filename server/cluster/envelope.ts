@@ -95,15 +95,19 @@ export interface GapMessage extends Head {
 
 export type BusMessage = EventsMessage | GapMessage;
 
-/** Heartbeat in KV (`hb.<node>`): the agent is alive, and how far it has published. */
-export interface Heartbeat {
+/** What a heartbeat and a node state both begin with: whose record, and how far it reaches. */
+interface RecordHead {
   v: typeof ENVELOPE_VERSION;
   cluster: string;
   node: string;
   epoch: string;
-  /** The last seq this epoch has assigned. */
+  /** Heartbeat: the last seq this epoch has assigned. Node state: the view is the state after it. */
   seq: number;
   t: number;
+}
+
+/** Heartbeat in KV (`hb.<node>`): the agent is alive, and how far it has published. */
+export interface Heartbeat extends RecordHead {
   /** Who runs it, so two agents claiming one node name can be told apart and shown. */
   instance: { host: string; pid: number; endpoint: string };
   /** Events dropped by the outbox since this epoch started. */
@@ -111,14 +115,7 @@ export interface Heartbeat {
 }
 
 /** Latest full node state in KV (`state.<node>`), for consoles that start later. */
-export interface NodeState {
-  v: typeof ENVELOPE_VERSION;
-  cluster: string;
-  node: string;
-  epoch: string;
-  /** The view is the state after this seq. */
-  seq: number;
-  t: number;
+export interface NodeState extends RecordHead {
   view: NodeView;
 }
 

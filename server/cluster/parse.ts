@@ -89,15 +89,19 @@ const shapes: [
 ] = [true, true, true, true];
 void shapes;
 
-/** Heartbeat in KV (`hb.<node>`): the agent is alive, and how far it has published. */
-export const heartbeat = z.strictObject({
+/** What a heartbeat and a node state both begin with: whose record, and how far it reaches. */
+const recordHead = {
   v: z.literal(ENVELOPE_VERSION),
   cluster: z.string().min(1).max(63),
   node: nodeName,
   epoch,
-  /** The last seq this epoch has assigned. */
   seq: z.number().int().min(0),
   t: time,
+};
+
+/** Heartbeat in KV (`hb.<node>`): the agent is alive, and how far it has published. */
+export const heartbeat = z.strictObject({
+  ...recordHead,
   /** Who runs it, so two agents claiming one node name can be told apart and shown. */
   instance: z.strictObject({
     host: z.string().max(253),
@@ -110,13 +114,7 @@ export const heartbeat = z.strictObject({
 
 /** Latest full node state in KV (`state.<node>`), for consoles that start later. */
 export const nodeState = z.strictObject({
-  v: z.literal(ENVELOPE_VERSION),
-  cluster: z.string().min(1).max(63),
-  node: nodeName,
-  epoch,
-  /** The view is the state after this seq. */
-  seq: z.number().int().min(0),
-  t: time,
+  ...recordHead,
   view: z.looseObject({
     name: nodeName,
     pods: z.record(z.string(), z.unknown()),
