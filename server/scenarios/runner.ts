@@ -39,6 +39,13 @@ export interface ScenarioDriver {
 export interface ScenarioApi {
   /** The driver with every pod change going through the API server first. */
   wrap(): ScenarioDriver;
+  /**
+   * One round of the API server's writers and its comparison with the node, now. The runner
+   * calls it before each observation: the kubelet's status manager posts a pod's status as soon
+   * as it changes, so an expectation about the API server's copy ("in sync", "stale") must be
+   * judged against a comparison made after the change, not one from the writers' last round.
+   */
+  tick?(): void;
 }
 
 /** The simulator's fault controls (a SimNode has them). */
@@ -202,6 +209,7 @@ export async function runScenario(
     for (;;) {
       let checks: Check[];
       try {
+        options.api?.tick?.();
         const ctx = ctxAt(await options.observe());
         checks = expectations.map((e) => check(ctx, e));
       } catch (err) {
