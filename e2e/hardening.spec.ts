@@ -296,10 +296,15 @@ test('9. token guesses are rate limited (429 with Retry-After), and the right to
   const statuses: number[] = [];
   let retryAfter = '';
   for (let i = 0; i < 40; i++) {
+    // Each guess claims another client in X-Forwarded-For: the limit counts the TCP peer.
     const r = await rawRequest({
       port: PORT,
       path: trpcGet('nodes.list'),
-      headers: { host: HOST, authorization: `Bearer wrong-guess-${i}` },
+      headers: {
+        host: HOST,
+        authorization: `Bearer wrong-guess-${i}`,
+        'x-forwarded-for': `192.0.2.${i + 1}`,
+      },
     });
     statuses.push(r.status);
     if (r.status === 429) retryAfter = String(r.headers['retry-after'] ?? '');

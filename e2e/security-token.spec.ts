@@ -16,6 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startConsoleServer, type ConsoleServer } from './support/console-server';
+import { rawRequest } from './support/http';
 
 const PORT = Number(process.env.E2E_TOKEN_PORT ?? 3108);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -78,10 +79,12 @@ test('/api/healthz answers a probe without the token, saying only ok or not', as
 });
 
 test('a wrong token of any length is refused like no token', async () => {
-  // Twenty failures from one address would meet the sign-in rate limit (hardening.spec.ts): each
-  // comes from its own client address here, so every one is checked and refused with 401.
-  let client = 0;
-  const from = () => ({ 'x-forwarded-for': `192.0.2.${++client}` });
+  // Twenty failures from one address would meet the sign-in rate limit (hardening.spec.ts), which
+  // counts the TCP peer: each request comes from its own loopback address here (127.0.0.2 …), so
+  // every one is checked and refused with 401.
+  let client = 1;
+  const from = async (path: string, headers: Record<string, string>) =>
+    (await rawRequest({ port: PORT, path, headers, localAddress: `127.0.0.${++client}` })).status;
   for (const wrong of [
     'x',
     TOKEN.slice(0, -1),
@@ -90,15 +93,10 @@ test('a wrong token of any length is refused like no token', async () => {
     ' '.repeat(TOKEN.length),
   ]) {
     for (const path of ['/api/trpc/cluster.snapshot', '/metrics']) {
-      expect((await get(path, { authorization: `Bearer ${wrong}`, ...from() })).status).toBe(401);
-      expect(
-        (
-          await get(path, {
-            cookie: `podscope_session=${encodeURIComponent(wrong)}`,
-            ...from(),
-          })
-        ).status,
-      ).toBe(401);
+      expect(await from(path, { authorization: `Bearer ${wrong}` })).toBe(401);
+      expect(await from(path, { cookie: `podscope_session=${encodeURIComponent(wrong)}` })).toBe(
+        401,
+      );
     }
   }
 });

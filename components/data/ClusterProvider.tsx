@@ -48,7 +48,7 @@ export interface ClusterView {
   status: SourceStatus;
   statusDetail?: string;
   historyError?: string;
-  /** A first snapshot has arrived. */
+  /** A first snapshot has arrived (and, for a link to a moment of a live console, the history back to it). */
   ready: boolean;
   buffer: TimelineBuffer | undefined;
   /**
@@ -127,6 +127,9 @@ export function ClusterProvider({
   );
   const [speed, setSpeedState] = useState(initialView.speed);
   const initialAt = initialView.at;
+  // A link to a moment of a live console: until the history reaching back to it has arrived the
+  // buffer holds only the present, so the view (and the address bar) would say the present.
+  const [reachingLink, setReachingLink] = useState(source.live && initialAt !== undefined);
   const [selection, setSelection] = useState(initialView.sel);
   const [filter, setFilter] = useState(initialView.filter);
   const loading = useRef(false);
@@ -176,7 +179,10 @@ export function ClusterProvider({
         bump();
         // History for the timeline; reaching back to a linked moment if it is older.
         const linked = initialAt !== undefined ? initialAt - 60_000 : Infinity;
-        if (source.live) void loadHistory(buf, Math.min(state.t - HISTORY_MS, linked));
+        if (source.live)
+          void loadHistory(buf, Math.min(state.t - HISTORY_MS, linked)).finally(() =>
+            setReachingLink(false),
+          );
       },
       onEvents(events) {
         if (buf && buf.append(events) > 0) bump();
@@ -274,7 +280,8 @@ export function ClusterProvider({
     if (cursor.mode !== 'live') v.at = Math.ceil(t);
     return v;
   }, [speed, filter, selection, initialView.source, initialView.demoStart, cursor.mode, t]);
-  useUrlView(buffer ? view : undefined, cursor.mode === 'playing');
+  const ready = buffer !== undefined && !reachingLink;
+  useUrlView(ready ? view : undefined, cursor.mode === 'playing');
 
   const value: ClusterView = {
     sourceKind: initialView.source,
@@ -282,7 +289,7 @@ export function ClusterProvider({
     status: status.s,
     ...(status.detail !== undefined ? { statusDetail: status.detail } : {}),
     ...(historyError !== undefined ? { historyError } : {}),
-    ready: buffer !== undefined,
+    ready,
     buffer,
     buffered,
     state,

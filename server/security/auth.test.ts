@@ -1,16 +1,26 @@
+import type { IncomingMessage } from 'node:http';
+import { BlockList } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { authenticate, type AuthRequest } from './auth';
+import { authenticate, clientAddress, type AuthRequest } from './auth';
+import { PEER_HEADER, stamp } from './peer';
 import { FailureLimiter } from './rate-limit';
 import { issueSession, SESSION_MAX_AGE_S, verifySession } from './session';
 
 const TOKEN = 'a-long-enough-s3cret-token';
 const T0 = Date.UTC(2026, 0, 1);
 
+/** The peer header this server's own HTTP stamping sets for a socket from `ip`. */
+function stamped(ip: string): string {
+  const msg = { headers: {}, rawHeaders: [], socket: { remoteAddress: ip } };
+  stamp(msg as unknown as IncomingMessage);
+  return String((msg.headers as Record<string, string>)[PEER_HEADER]);
+}
+
 const req = (over: Partial<AuthRequest> & { auth?: string; ip?: string } = {}): AuthRequest => ({
   url: over.url ?? 'http://127.0.0.1:3000/en',
   headers: new Headers({
     ...(over.auth ? { authorization: over.auth } : {}),
-    'x-forwarded-for': over.ip ?? '10.0.0.1',
+    [PEER_HEADER]: stamped(over.ip ?? '10.0.0.1'),
   }),
   ...(over.sessionCookie !== undefined ? { sessionCookie: over.sessionCookie } : {}),
 });
@@ -115,5 +125,45 @@ describe('authenticate', () => {
       if (!r.ok && r.refusal.status === 429) refused++;
     }
     expect(refused).toBe(70);
+  });
+
+  it('a client is its TCP peer: a made-up X-Forwarded-For does not give it a fresh bucket', async () => {
+    const limiter = new FailureLimiter();
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const r = req({ auth: 'Bearer nope', ip: '10.0.0.9' });
+      r.headers.set('x-forwarded-for', `198.51.100.${i}`);
+      const res = await authenticate(r, { token: TOKEN, limiter, now: T0 });
+      statuses.push(res.ok ? 200 : res.refusal.status);
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses.slice(10)).toEqual([429, 429]);
+  });
+});
+
+describe('clientAddress', () => {
+  const proxies = new BlockList();
+  proxies.addSubnet('10.9.0.0', 16);
+  const headers = (peer: string | undefined, xff?: string) =>
+    new Headers({
+      ...(peer ? { [PEER_HEADER]: stamped(peer) } : {}),
+      ...(xff ? { 'x-forwarded-for': xff } : {}),
+    });
+
+  it('is the stamped peer, whatever the client says it is', () => {
+    expect(clientAddress(headers('10.0.0.1', '192.0.2.7'))).toBe('10.0.0.1');
+    expect(clientAddress(headers('10.0.0.1', '192.0.2.7'), proxies)).toBe('10.0.0.1');
+  });
+
+  it("behind a trusted proxy: the address that proxy saw (X-Forwarded-For's last entry)", () => {
+    expect(clientAddress(headers('10.9.1.1', '192.0.2.7, 203.0.113.5'), proxies)).toBe(
+      '203.0.113.5',
+    );
+    expect(clientAddress(headers('10.9.1.1'), proxies)).toBe('10.9.1.1');
+  });
+
+  it('a peer header this server did not stamp is not believed: one shared bucket', () => {
+    expect(clientAddress(new Headers({ [PEER_HEADER]: 'forged 10.0.0.1' }))).toBe('unknown');
+    expect(clientAddress(headers(undefined, '192.0.2.7'))).toBe('unknown');
   });
 });

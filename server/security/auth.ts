@@ -16,7 +16,8 @@
  * Failed attempts are rate limited (rate-limit.ts).
  */
 import type { Identity } from './identity';
-import { identityFromProxy } from './kube/proxy-identity';
+import type { BlockList } from 'node:net';
+import { identityFromProxy, isTrustedPeer } from './kube/proxy-identity';
 import { isKubeReviewUnavailable } from './kube/reviewer';
 import type { KubeAuth } from './kube/service';
 import { verifyUserSession } from './kube/session';
@@ -65,9 +66,24 @@ const UNAUTHORIZED =
 const SIGN_IN =
   'Podscope: sign in with a Kubernetes token: open the console in a browser, or send "Authorization: Bearer <token>".\n';
 
-/** The client address for rate limiting (the first X-Forwarded-For entry Next.js fills in). */
-export function clientAddress(headers: Headers): string {
-  return headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'unknown';
+/**
+ * Who a failed sign-in is counted against: the TCP peer this server stamped on the request
+ * (peer.ts). X-Forwarded-For is written by the client, so keying on it gave every guess a fresh
+ * bucket; it is believed only from a proxy the configuration trusts (kubernetes mode's
+ * PODSCOPE_AUTH_TRUSTED_PROXIES), and then only its last entry — the address that proxy saw.
+ * A request this server did not stamp (no peer) shares one bucket.
+ */
+export function clientAddress(
+  headers: { get(name: string): string | null },
+  trusted?: BlockList,
+): string {
+  const peer = peerOf(headers);
+  if (peer === undefined) return 'unknown';
+  if (trusted && isTrustedPeer(peer, trusted)) {
+    const seen = headers.get('x-forwarded-for')?.split(',').at(-1)?.trim();
+    if (seen) return seen;
+  }
+  return peer;
 }
 
 const tooMany = (wait: number): AuthResult => ({
@@ -126,7 +142,7 @@ async function authenticateUser(
     if (req.sessionCookie === undefined)
       return { ok: false, refusal: { status: 401, message: SIGN_IN } };
   }
-  const client = clientAddress(req.headers);
+  const client = clientAddress(req.headers, kube.trusted);
   const wait = limiter.blockedFor(client, now);
   if (wait > 0) return tooMany(wait);
   if (bearer) {

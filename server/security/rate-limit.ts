@@ -1,7 +1,7 @@
 /**
- * A bound on failed sign-ins: token buckets of failures, one per client address and one for the
- * whole server (a client address comes from X-Forwarded-For, which a client can make up, so the
- * server-wide bucket is what really bounds an attacker). Only failures take from a bucket;
+ * A bound on failed sign-ins: token buckets of failures, one per client address (the TCP peer
+ * the server stamped: auth.ts clientAddress) and one for the whole server, which bounds an
+ * attacker who has many addresses. Only failures take from a bucket;
  * while one is empty, token presentations are refused with 429 without being checked, so a
  * guess made then tells nothing. Sessions already issued keep working (server/security/auth.ts).
  */

@@ -89,7 +89,7 @@ export async function signIn(req: Request, deps: SignInDeps): Promise<SignInResu
     return { ok: false, status: 413, message: 'The form is too large.', next };
   const token = form.get('token')?.trim() ?? '';
   if (!token) return { ok: false, status: 400, message: 'Paste a token to sign in.', next };
-  const client = clientAddress(req.headers);
+  const client = clientAddress(req.headers, deps.kube.trusted);
   const wait = deps.limiter.blockedFor(client, now);
   if (wait > 0)
     return {
