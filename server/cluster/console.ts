@@ -25,15 +25,14 @@
  * Node contact is judged here from heartbeat age (view.ts has the rule); a change of judgement has
  * no event of its own, so `rejudged()` tells watchers to send a fresh snapshot.
  */
-import { reduce } from '@/lib/timeline/reducer';
-import { emptyState, type ClusterState } from '@/lib/timeline/state';
+import type { ClusterState } from '@/lib/timeline/state';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { EventBus, type Subscription } from '@/server/engine/bus';
 import type { EngineApi, Health, NodeSummary, RangeQuery } from '@/server/engine/api';
 import { exposition, Gauge, processRegistry, Registry } from '@/server/metrics/registry';
 import type { ClusterBus } from './bus';
-import { isApiEpoch } from './envelope';
 import { GID_SLOTS, gidOf, streamSeqOfGid, type GapRecord } from './global';
+import { ClusterCheckpoints, stateAt } from './timeline/checkpoints';
 import type { ClusterTimeline } from './timeline/timeline';
 import { ClusterView, followBus } from './view';
 import type { ClusterWriter } from './writer';
@@ -65,7 +64,6 @@ export interface ClusterSourceOptions {
  * 15 s later was refused.)
  */
 const COMMIT_WAIT_MS = 45_000;
-const STATE_PAGE = 5_000;
 
 const isEvent = (e: TimelineEvent | GapRecord): e is TimelineEvent => e.kind !== 'gap';
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -96,8 +94,10 @@ export class ClusterSource implements EngineApi {
   private ackFloor = { at: 0, seq: 0 };
   private readonly registry = new Registry();
   private readonly more: Registry[] = [];
+  private readonly checkpoints: ClusterCheckpoints;
 
   constructor(private readonly options: ClusterSourceOptions) {
+    this.checkpoints = new ClusterCheckpoints(options.timeline);
     this.clock = options.clock ?? Date.now;
     this.startedAt = this.clock();
     this.view = new ClusterView({ graceMs: options.graceMs, startedAt: this.startedAt });
@@ -336,34 +336,13 @@ export class ClusterSource implements EngineApi {
   }
 
   /**
-   * The state at `t`, folded from the timeline database with the view's rule for agent runs (a
-   * newer epoch of a node replaces what the older run knew).
+   * The state at `t` from the timeline database: its newest checkpoint before t and the events
+   * after it (timeline/checkpoints.ts), with the view's rule for agent runs.
    */
   async stateAt(t: number): Promise<ClusterState> {
     const now = this.snapshot();
     if (t >= now.t && now.t > 0) return now;
-    let state = emptyState();
-    const epochs = new Map<string, string>();
-    let after = 0;
-    for (;;) {
-      const rows = await this.options.timeline.withEpochs(after, STATE_PAGE, t);
-      for (const { epoch, event } of rows) {
-        after = event.seq;
-        if (!isEvent(event)) continue;
-        if (isApiEpoch(epoch)) {
-          state = reduce(state, event); // the API view's source: no agent run of its own
-          continue;
-        }
-        const known = epochs.get(event.node);
-        if (known !== undefined && known !== epoch) {
-          const { [event.node]: _old, ...others } = state.nodes;
-          state = { ...state, nodes: others };
-        }
-        epochs.set(event.node, epoch);
-        state = reduce(state, event);
-      }
-      if (rows.length < STATE_PAGE) return state;
-    }
+    return stateAt(this.options.timeline, this.checkpoints, t);
   }
 
   nodes(): NodeSummary[] {

@@ -14,7 +14,8 @@ import { hostname } from 'node:os';
 import type { Config } from '@/server/config';
 import { electApiView, type ApiViewElection } from '@/server/cluster/api-view';
 import { openBus, type ClusterBus } from '@/server/cluster/bus';
-import { ClusterSource } from '@/server/cluster/console';
+import { ClusterSource, positionOf } from '@/server/cluster/console';
+import { CheckpointKeeper, ClusterCheckpoints } from '@/server/cluster/timeline/checkpoints';
 import { openClusterTimeline } from '@/server/cluster/timeline/timeline';
 import { ClusterWriter } from '@/server/cluster/writer';
 import { KubeView } from '@/server/kube';
@@ -73,15 +74,25 @@ export async function startCluster(
       if (api) stops.unshift(() => api.stop());
     }
 
+    // Checkpoints keep a seek's cost bounded as the timeline grows, and retention through them
+    // keeps the states after its cut right (server/cluster/timeline/checkpoints.ts).
+    const keeper = new CheckpointKeeper({
+      timeline,
+      checkpoints: new ClusterCheckpoints(timeline),
+      floor: async () => positionOf(await bus.writerAckFloor()),
+    });
+    const failed = (what: string) => (err: unknown) =>
+      log(`cluster timeline ${what}: ${err instanceof Error ? err.message : String(err)}`, 'error');
+    const checkpoints = setInterval(() => {
+      keeper.tick().catch(failed('checkpoint'));
+    }, CHECKPOINT_LOOK_MS);
+    checkpoints.unref();
+    stops.unshift(() => clearInterval(checkpoints));
     const retention = setInterval(() => {
-      timeline
-        .retention({ maxAgeMs: config.retention.maxAgeMs })
-        .catch((err: unknown) =>
-          log(
-            `cluster timeline retention: ${err instanceof Error ? err.message : String(err)}`,
-            'error',
-          ),
-        );
+      keeper
+        .retain({ maxAgeMs: config.retention.maxAgeMs })
+        .then((r) => r.skipped && log(`cluster timeline retention waits: ${r.skipped}`, 'warn'))
+        .catch(failed('retention'));
     }, 60_000);
     retention.unref();
     stops.unshift(() => clearInterval(retention));
@@ -95,6 +106,9 @@ export async function startCluster(
     throw err;
   }
 }
+
+/** How often a replica looks whether the timeline has grown enough for a checkpoint. */
+const CHECKPOINT_LOOK_MS = 10_000;
 
 export const API_VIEW_LEASE = 'podscope-api-view';
 const SA_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';

@@ -34,8 +34,28 @@ export interface ClusterEventsTable {
   body: string;
 }
 
+/**
+ * The cluster state folded from the timeline up to a gid (checkpoints.ts): a seek starts from
+ * the newest one before its moment, so its cost does not grow with the timeline's length.
+ */
+export interface ClusterCheckpointsTable {
+  /** Every event with a gid up to this one is folded in. */
+  gid: number;
+  /** The newest event time folded in: the checkpoint serves states at t_max and later. */
+  t_max: number;
+  /** The agent run each node's state came from, as JSON ({ node: epoch }). */
+  epochs: string;
+  /** 1: written for retention, which then removed the events before it (the timeline's base). */
+  base: number;
+  /** server/store/snapshot.ts's codec and its bytes. */
+  codec: string;
+  body: Buffer;
+  created_at: number;
+}
+
 export interface TimelineDatabase {
   cluster_events: ClusterEventsTable;
+  cluster_checkpoints: ClusterCheckpointsTable;
 }
 
 export const MIGRATIONS = (dialect: Dialect): Record<string, Migration> => ({
@@ -84,6 +104,29 @@ export const MIGRATIONS = (dialect: Dialect): Record<string, Migration> => ({
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('cluster_events').execute();
+    },
+  },
+  '0002_cluster_checkpoints': {
+    async up(db: Kysely<unknown>) {
+      const bigint = dialect === 'postgres' ? 'bigint' : 'integer';
+      await db.schema
+        .createTable('cluster_checkpoints')
+        .addColumn('gid', bigint, (c) => c.primaryKey())
+        .addColumn('t_max', bigint, (c) => c.notNull())
+        .addColumn('epochs', 'text', (c) => c.notNull())
+        .addColumn('base', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('codec', 'text', (c) => c.notNull())
+        .addColumn('body', dialect === 'postgres' ? 'bytea' : 'blob', (c) => c.notNull())
+        .addColumn('created_at', bigint, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('cluster_checkpoints_t_max')
+        .on('cluster_checkpoints')
+        .columns(['t_max', 'gid'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('cluster_checkpoints').execute();
     },
   },
 });

@@ -105,21 +105,51 @@ export class ClusterTimeline {
     return rows.map((r) => JSON.parse(r.body) as StoredEvent);
   }
 
-  /** Events with gid > `gid` and t ≤ `tMax`, oldest first, with the agent run that sent each. */
+  /**
+   * Events with gid > `gid` (and ≤ `upTo`, and t ≤ `tMax`, when given), oldest first, with the
+   * agent run that sent each.
+   */
   async withEpochs(
     gid: number,
     limit: number,
-    tMax: number,
+    tMax?: number,
+    upTo?: number,
   ): Promise<{ epoch: string; event: StoredEvent }[]> {
-    const rows = await this.db
-      .selectFrom('cluster_events')
-      .select(['body', 'epoch'])
-      .where('gid', '>', gid)
-      .where('t', '<=', tMax)
-      .orderBy('gid')
-      .limit(limit)
-      .execute();
+    let q = this.db.selectFrom('cluster_events').select(['body', 'epoch']).where('gid', '>', gid);
+    if (upTo !== undefined) q = q.where('gid', '<=', upTo);
+    if (tMax !== undefined) q = q.where('t', '<=', tMax);
+    const rows = await q.orderBy('gid').limit(limit).execute();
     return rows.map((r) => ({ epoch: r.epoch, event: JSON.parse(r.body) as StoredEvent }));
+  }
+
+  /** How many events have a gid in (after, upTo]. */
+  async countBetween(after: number, upTo: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('cluster_events')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('gid', '>', after)
+      .where('gid', '<=', upTo)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * The time below which `retention(policy)` removes events: on PostgreSQL the start of the
+   * oldest day it keeps (it drops whole day partitions), on SQLite the cut-off itself.
+   */
+  retentionCut(policy: { maxAgeMs: number }, now = Date.now()): number {
+    const cutoff = now - policy.maxAgeMs;
+    return this.dialect === 'sqlite' ? cutoff : Math.floor(cutoff / DAY_MS) * DAY_MS;
+  }
+
+  /** The newest gid of an event older than `t` (undefined when there is none). */
+  async lastGidBefore(t: number): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('cluster_events')
+      .select((eb) => eb.fn.max('gid').as('max'))
+      .where('t', '<', t)
+      .executeTakeFirst();
+    return row?.max == null ? undefined : Number(row.max);
   }
 
   /**

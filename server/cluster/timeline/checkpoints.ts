@@ -1,0 +1,317 @@
+/**
+ * Checkpoints of the cluster timeline: the cluster state folded from the timeline up to a global
+ * id. The state at a moment is the newest checkpoint that serves it plus the events after it, so
+ * a seek reads a bounded stretch however long the timeline has grown — and stays right after
+ * retention has dropped the days the state was built from.
+ *
+ *   const checkpoints = new ClusterCheckpoints(timeline);
+ *   const state = await stateAt(timeline, checkpoints, t);      // a seek
+ *   const keeper = new CheckpointKeeper({ timeline, checkpoints, floor });
+ *   await keeper.tick();                                          // every few seconds
+ *   await keeper.retain({ maxAgeMs });                            // instead of timeline.retention
+ *
+ * What is folded: events in gid order (the order every replica's view applied them), with the
+ * view's rule for agent runs — a newer epoch of a node replaces what the older run knew. Events
+ * carry their agent's clock, so the state at t holds the events with t' ≤ t in gid order; a
+ * checkpoint records the newest event time it folded in (t_max) and serves only states at or
+ * after it, where that filter would have kept every event it holds.
+ *
+ * Which events may be folded into a checkpoint: those the writers have committed with nothing
+ * missing below them — up to their shared consumer's acknowledgement floor (`floor`), since two
+ * writers may commit neighbouring batches in either order.
+ */
+import { reduce } from '@/lib/timeline/reducer';
+import { emptyState, type ClusterState } from '@/lib/timeline/state';
+import type { TimelineEvent } from '@/lib/timeline/events';
+import { decodeSnapshot, encodeSnapshot } from '@/server/store/snapshot';
+import { isApiEpoch } from '../envelope';
+import type { GapRecord } from '../global';
+import type { ClusterTimeline, RetentionResult } from './timeline';
+
+export interface Checkpoint {
+  /** Every event with a gid up to this one is folded in. */
+  gid: number;
+  /** The newest event time folded in (0 when none). */
+  tMax: number;
+  /** The agent run each node's state came from. */
+  epochs: Readonly<Record<string, string>>;
+  state: ClusterState;
+}
+
+/** Events per read of the timeline while folding. */
+const PAGE = 5_000;
+/** Default: a checkpoint once this many committed events lie past the newest one. */
+export const CHECKPOINT_EVERY_EVENTS = 50_000;
+/** Decoded checkpoints kept: a scrub seeks around one moment again and again. */
+const CACHE_SIZE = 2;
+
+const isEvent = (e: TimelineEvent | GapRecord): e is TimelineEvent => e.kind !== 'gap';
+
+export interface FoldLimit {
+  /** Only events with t ≤ tMax (a state at tMax). */
+  tMax?: number;
+  /** Only events with gid ≤ upTo. */
+  upTo?: number;
+  /** Stop after this many events (gap records aside). */
+  maxEvents?: number;
+}
+
+/** The timeline folded from `from` (or the start) within `limit`. */
+export async function foldTimeline(
+  timeline: ClusterTimeline,
+  from: Checkpoint | undefined,
+  limit: FoldLimit = {},
+): Promise<Checkpoint & { events: number }> {
+  let state = from?.state ?? emptyState();
+  const epochs = new Map(Object.entries(from?.epochs ?? {}));
+  let gid = from?.gid ?? 0;
+  let tMax = from?.tMax ?? 0;
+  let events = 0;
+  for (;;) {
+    const page =
+      limit.maxEvents === undefined ? PAGE : Math.min(PAGE, Math.max(1, limit.maxEvents - events));
+    const rows = await timeline.withEpochs(gid, page, limit.tMax, limit.upTo);
+    for (const { epoch, event } of rows) {
+      gid = event.seq;
+      if (event.t > tMax) tMax = event.t;
+      if (!isEvent(event)) continue;
+      events++;
+      if (isApiEpoch(epoch)) {
+        state = reduce(state, event); // the API view's source: no agent run of its own
+        continue;
+      }
+      const known = epochs.get(event.node);
+      if (known !== undefined && known !== epoch) {
+        const { [event.node]: _old, ...others } = state.nodes;
+        state = { ...state, nodes: others };
+      }
+      epochs.set(event.node, epoch);
+      state = reduce(state, event);
+    }
+    if (rows.length < page) break;
+    if (limit.maxEvents !== undefined && events >= limit.maxEvents) break;
+  }
+  return { gid, tMax, epochs: Object.fromEntries(epochs), state, events };
+}
+
+/** The `cluster_checkpoints` table (schema.ts). */
+export class ClusterCheckpoints {
+  private readonly cache = new Map<number, Checkpoint>();
+
+  constructor(private readonly timeline: ClusterTimeline) {}
+
+  private get db() {
+    return this.timeline.db;
+  }
+
+  /**
+   * Stores a checkpoint; one already stored at that gid is kept (it is the same state), and
+   * becomes the base when this one is.
+   */
+  async write(cp: Checkpoint, options: { base?: boolean; now?: number } = {}): Promise<void> {
+    const { codec, body } = encodeSnapshot(cp.state);
+    const base = options.base ? 1 : 0;
+    await this.db
+      .insertInto('cluster_checkpoints')
+      .values({
+        gid: cp.gid,
+        t_max: cp.tMax,
+        epochs: JSON.stringify(cp.epochs),
+        base,
+        codec,
+        body,
+        created_at: options.now ?? Date.now(),
+      })
+      .onConflict((oc) =>
+        base ? oc.column('gid').doUpdateSet({ base: 1 }) : oc.column('gid').doNothing(),
+      )
+      .execute();
+  }
+
+  /** The newest checkpoint at or below `gid`. */
+  async atOrBelow(gid: number): Promise<Checkpoint | undefined> {
+    const row = await this.db
+      .selectFrom('cluster_checkpoints')
+      .select('gid')
+      .where('gid', '<=', gid)
+      .orderBy('gid', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? this.load(Number(row.gid)) : undefined;
+  }
+
+  /** The checkpoint retention last built on (the timeline holds nothing before it). */
+  async base(): Promise<Checkpoint | undefined> {
+    const row = await this.db
+      .selectFrom('cluster_checkpoints')
+      .select('gid')
+      .where('base', '=', 1)
+      .orderBy('gid', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? this.load(Number(row.gid)) : undefined;
+  }
+
+  /** The newest checkpoint a state at `t` can start from. */
+  async serving(t: number): Promise<Checkpoint | undefined> {
+    const row = await this.db
+      .selectFrom('cluster_checkpoints')
+      .select('gid')
+      .where('t_max', '<=', t)
+      .orderBy('gid', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? this.load(Number(row.gid)) : undefined;
+  }
+
+  /** The newest checkpoint (undefined when there is none). */
+  async latest(): Promise<Checkpoint | undefined> {
+    const row = await this.edge('desc');
+    return row === undefined ? undefined : this.load(row);
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db
+      .selectFrom('cluster_checkpoints')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Removes the checkpoints below `gid` (they would fold forward from removed events). */
+  async pruneBelow(gid: number): Promise<number> {
+    const res = await this.db
+      .deleteFrom('cluster_checkpoints')
+      .where('gid', '<', gid)
+      .executeTakeFirst();
+    for (const k of this.cache.keys()) if (k < gid) this.cache.delete(k);
+    return Number(res.numDeletedRows);
+  }
+
+  private async edge(order: 'asc' | 'desc'): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('cluster_checkpoints')
+      .select('gid')
+      .orderBy('gid', order)
+      .limit(1)
+      .executeTakeFirst();
+    return row ? Number(row.gid) : undefined;
+  }
+
+  private async load(gid: number): Promise<Checkpoint | undefined> {
+    const cached = this.cache.get(gid);
+    if (cached) return cached;
+    const row = await this.db
+      .selectFrom('cluster_checkpoints')
+      .selectAll()
+      .where('gid', '=', gid)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const cp: Checkpoint = {
+      gid: Number(row.gid),
+      tMax: Number(row.t_max),
+      epochs: JSON.parse(row.epochs) as Record<string, string>,
+      state: decodeSnapshot(row.codec, row.body),
+    };
+    this.cache.set(gid, cp);
+    while (this.cache.size > CACHE_SIZE) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest === undefined) break;
+      this.cache.delete(oldest);
+    }
+    return cp;
+  }
+}
+
+/**
+ * The cluster's state at `t` from the timeline: the newest checkpoint serving t, then the
+ * events after it. After retention, a moment older than every checkpoint starts from the
+ * retention's base checkpoint — the earliest state the timeline still knows — rather than from
+ * the events that remain, which would miss everything the removed ones had built.
+ */
+export async function stateAt(
+  timeline: ClusterTimeline,
+  checkpoints: ClusterCheckpoints,
+  t: number,
+): Promise<ClusterState> {
+  const from = (await checkpoints.serving(t)) ?? (await checkpoints.base());
+  return (await foldTimeline(timeline, from, { tMax: t })).state;
+}
+
+export interface KeeperOptions {
+  timeline: ClusterTimeline;
+  checkpoints: ClusterCheckpoints;
+  /** The newest gid below which every event is committed (the writers' acknowledgement floor). */
+  floor: () => Promise<number>;
+  /** A checkpoint once this many committed events lie past the newest (default 50,000). */
+  everyEvents?: number;
+  now?: () => number;
+}
+
+/** Writes checkpoints as the timeline grows, and keeps them right through retention. */
+export class CheckpointKeeper {
+  private readonly everyEvents: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: KeeperOptions) {
+    this.everyEvents = options.everyEvents ?? CHECKPOINT_EVERY_EVENTS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** One look: a new checkpoint when enough committed events lie past the newest one. */
+  async tick(): Promise<Checkpoint | undefined> {
+    const { timeline, checkpoints } = this.options;
+    const floor = await this.options.floor();
+    if (floor <= 0) return undefined;
+    const last = await checkpoints.latest();
+    if ((await timeline.countBetween(last?.gid ?? 0, floor)) < this.everyEvents) return undefined;
+    return this.build(last, floor);
+  }
+
+  /**
+   * Retention that keeps seeks right: first a base checkpoint at exactly the newest event it will
+   * remove (it serves every moment from there on), then the removal, then the checkpoints before
+   * the base (they would fold forward from removed events). Skipped, removing nothing, while the
+   * writers have not committed that far.
+   */
+  async retain(policy: { maxAgeMs: number }): Promise<RetentionResult & { skipped?: string }> {
+    const { timeline, checkpoints } = this.options;
+    const now = this.now();
+    const lastRemoved = await timeline.lastGidBefore(timeline.retentionCut(policy, now));
+    if (lastRemoved === undefined) return timeline.retention(policy, now);
+    const floor = await this.options.floor();
+    if (floor < lastRemoved)
+      return {
+        droppedPartitions: [],
+        deletedRows: 0,
+        skipped: `the writers have committed up to gid ${floor}, not yet past gid ${lastRemoved}`,
+      };
+    let at = await checkpoints.atOrBelow(lastRemoved);
+    while (at?.gid !== lastRemoved) {
+      const built = await this.build(at, lastRemoved);
+      if (!built || built.gid === at?.gid) break;
+      at = built;
+    }
+    if (at) await checkpoints.write(at, { base: true, now });
+    const result = await timeline.retention(policy, now);
+    await checkpoints.pruneBelow(at?.gid ?? lastRemoved);
+    return result;
+  }
+
+  private async build(last: Checkpoint | undefined, upTo: number): Promise<Checkpoint | undefined> {
+    // Bounded work per call: a long stretch (a timeline from before checkpoints) takes several.
+    const folded = await foldTimeline(this.options.timeline, last, {
+      upTo,
+      maxEvents: this.everyEvents * 2,
+    });
+    if (folded.gid === (last?.gid ?? 0)) return last;
+    const cp: Checkpoint = {
+      gid: folded.gid,
+      tMax: folded.tMax,
+      epochs: folded.epochs,
+      state: folded.state,
+    };
+    await this.options.checkpoints.write(cp, { now: this.now() });
+    return cp;
+  }
+}
