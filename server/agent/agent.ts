@@ -11,12 +11,17 @@
  *   the oldest are replaced by an explicit gap message, counted in the metrics).
  * - CRI: only read methods (cri-allowlist.ts). Listens only on /metrics and /healthz, loopback
  *   by default.
+ * - The API server's pod specs and posted hints come from the specs bucket, its own node's keys
+ *   only (specs.ts), written by the console replica that watches the API server: its engine
+ *   derives pods with the same provider the embedded console's engine has, and the agent holds
+ *   no API-server credentials.
  */
 import { hostname } from 'node:os';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { openBus, type ClusterBus } from '@/server/cluster/bus';
 import { ENVELOPE_VERSION, newEpoch, type BusMessage } from '@/server/cluster/envelope';
 import { checkClusterName, checkNodeName } from '@/server/cluster/names';
+import { Refusals } from '@/server/cluster/refusals';
 import { criRuntime } from '@/server/engine/cri-runtime';
 import { createNodeEngine, type NodeEngine } from '@/server/engine/node-engine';
 import type { RuntimeClient } from '@/server/engine/runtime-client';
@@ -25,6 +30,7 @@ import { criAllowList } from './cri-allowlist';
 import { startAgentHttp, type AgentHttp } from './http';
 import { createAgentMetrics, type AgentMetrics } from './metrics';
 import { Outbox } from './outbox';
+import { AgentSpecs } from './specs';
 
 export interface AgentConfig {
   node: string;
@@ -54,6 +60,10 @@ export class Agent {
   readonly epoch = newEpoch();
   readonly metrics = createAgentMetrics();
   readonly outbox: Outbox;
+  /** The API server's specs of this node's pods (the engine's 'apiserver' provider). */
+  readonly specs: AgentSpecs;
+  /** Bus entries refused (the specs bucket's), at /metrics as podscope_cluster_refused_total. */
+  readonly refusals: Refusals;
   private readonly engine: NodeEngine;
   private readonly client: RuntimeClient;
   private bus: ClusterBus | undefined;
@@ -77,6 +87,8 @@ export class Agent {
     checkNodeName(config.node);
     checkClusterName(config.cluster);
     this.log = deps.log ?? ((l) => console.error(l));
+    this.refusals = new Refusals(this.log);
+    this.specs = new AgentSpecs(config.node, config.cluster, this.refusals, this.log);
     this.outbox = new Outbox(
       { cluster: config.cluster, node: config.node, epoch: this.epoch },
       config.outboxBytes,
@@ -93,9 +105,18 @@ export class Agent {
       timings: config.timings,
       seq: () => ++this.seq,
       metrics: this.metrics.engine,
+      providers: [this.specs],
       onEvents: (batch) => this.onEvents(batch),
       log: (line) => this.log(line),
     });
+    // As the embedded engine's provider links do (server/engine/provider-links.ts): a changed
+    // spec re-derives its pods.
+    this.specs.onChange((uids) => this.engine.rederive(new Set(uids)));
+  }
+
+  /** This node's latest derived state (what its last node-state record says). */
+  view() {
+    return this.engine.view();
   }
 
   /** The last seq this epoch assigned. */
@@ -130,7 +151,7 @@ export class Agent {
 
   async start(): Promise<this> {
     this.http = await startAgentHttp(this.config.listen, {
-      metrics: () => this.metrics.render(),
+      metrics: () => this.metrics.render([this.refusals.registry]),
       health: () => this.health(),
     });
     this.engine.start();
@@ -154,6 +175,7 @@ export class Agent {
         relist: relistOk ? 'ok' : 'failing',
         nats: this.connected ? 'connected' : 'disconnected',
         outbox: { ...this.outbox.stats },
+        specs: { ...this.specs.stats, ready: this.specs.ready },
       },
     };
   }
@@ -168,6 +190,7 @@ export class Agent {
           cluster: this.config.cluster,
           name: `podscope-agent ${this.config.node}`,
           log: this.log,
+          refusals: this.refusals,
           waitOnFirstConnect: true,
         });
       } catch (err) {
@@ -182,6 +205,7 @@ export class Agent {
       this.metrics.natsConnected.set(v ? 1 : 0);
     };
     up(true);
+    this.loops.push(this.specs.follow(bus, signal));
     void (async () => {
       for await (const s of bus.nc.status()) {
         if (s.type === 'disconnect') up(false);

@@ -1,6 +1,12 @@
 /** The agent's Prometheus series (served at /metrics), beside the engine's relist series. */
 import { createEngineMetrics } from '@/server/engine/metrics';
-import { Counter, Gauge, exposition, processRegistry } from '@/server/metrics/registry';
+import {
+  Counter,
+  Gauge,
+  exposition,
+  processRegistry,
+  type Registry,
+} from '@/server/metrics/registry';
 import { criRefusedCounter } from './cri-allowlist';
 
 export function createAgentMetrics() {
@@ -10,8 +16,8 @@ export function createAgentMetrics() {
   return {
     engine,
     registry,
-    /** The text exposition: the agent's, the engine's and the process's series. */
-    render: () => exposition([registry, processRegistry()]),
+    /** The text exposition: the agent's, the engine's, the process's series and `more`. */
+    render: (more: Registry[] = []) => exposition([registry, ...more, processRegistry()]),
     published: new Counter({
       name: 'podscope_agent_published_messages_total',
       help: 'Bus messages acknowledged by the stream, by type.',

@@ -14,6 +14,11 @@
  * is an Event or drift (api-events.ts; counted and logged like any refused message). A newer
  * term's epoch sorts after an older one, so a deposed leader's late messages are dropped as stale.
  *
+ * The same term also keeps the specs bucket (spec-publisher.ts): every pod's spec and posted
+ * status per node, which each agent hands to its node engine as the 'apiserver' hint provider
+ * (agent/specs.ts) — the agents need no API-server credentials, and derive as the embedded
+ * engine does with KubeView.
+ *
  *   const api = electApiView({ bus, source, kube: () => new KubeView({ kubeconfig }), lease });
  *   …
  *   await api.stop();   // releases the Lease: another replica takes over at once
@@ -37,9 +42,10 @@ import {
 } from './envelope';
 import type { GapRecord } from './global';
 import { NODE_NAME } from './names';
+import { SpecPublisher, type SpecSource, type SpecStats } from './spec-publisher';
 
 /** The API server's view as the leader runs it (a KubeView). */
-export interface ApiWatch extends DriftSource {
+export interface ApiWatch extends DriftSource, SpecSource {
   start(): void;
   stop(): Promise<void>;
   /** Resolves once every collection has been listed. */
@@ -76,7 +82,7 @@ export interface ApiViewOptions {
   now?: () => number;
 }
 
-export interface ApiViewStats {
+export interface ApiViewStats extends SpecStats {
   /** Terms of leadership this replica has had. */
   terms: number;
   published: number;
@@ -130,6 +136,8 @@ class Term {
   /** Until the first lists are in: Events may be history, published only when recent and new. */
   private listing = true;
   private readonly startedAt: number;
+  /** The specs bucket's writer, from the first complete list on. */
+  private specs: SpecPublisher | undefined;
 
   constructor(
     private readonly options: ApiViewOptions,
@@ -153,7 +161,18 @@ class Term {
       if (!this.running) return;
       this.kube.start();
       this.bridge.start();
-      void this.kube.synced().then(() => (this.listing = false));
+      void this.kube.synced().then(() => {
+        this.listing = false;
+        if (!this.running) return;
+        this.specs = new SpecPublisher({
+          bus: options.bus,
+          source: this.kube,
+          epoch: this.epoch,
+          stats,
+          ...(options.log ? { log: options.log } : {}),
+          now,
+        });
+      });
     });
   }
 
@@ -189,6 +208,7 @@ class Term {
     this.running = false;
     this.bridge.stop();
     this.queue = [];
+    await this.specs?.stop();
     await this.kube.stop();
     await this.flushing;
   }
@@ -297,6 +317,10 @@ export class ApiViewPublisher {
     messages: 0,
     dropped: 0,
     publishFailures: 0,
+    specsWritten: 0,
+    specsDeleted: 0,
+    specsDropped: 0,
+    specFailures: 0,
   };
   private term: Term | undefined;
   private stopping: Promise<void> = Promise.resolve();
@@ -332,6 +356,26 @@ export class ApiViewPublisher {
       'publish_failures',
       'Failed publications (each retried with the same message id).',
       () => this.stats.publishFailures,
+    );
+    gauge(
+      'specs_written',
+      'Pod specs and node IPs written to the specs bucket.',
+      () => this.stats.specsWritten,
+    );
+    gauge(
+      'specs_deleted',
+      'Specs-bucket keys deleted (pods gone from the API server).',
+      () => this.stats.specsDeleted,
+    );
+    gauge(
+      'specs_dropped',
+      'Pod specs too large for a record, not written.',
+      () => this.stats.specsDropped,
+    );
+    gauge(
+      'spec_failures',
+      'Failed specs-bucket reads and writes (each retried).',
+      () => this.stats.specFailures,
     );
     // What the stream carries, from any leader: a new term does not publish those again.
     options.source.view.onApplied((events) => {

@@ -3,6 +3,13 @@
  *
  *   stream   PODSCOPE_EV_<cluster>            subjects podscope.v1.<cluster>.ev.<node>
  *   KV       PODSCOPE_LIVE_<cluster>          keys     hb.<node> (heartbeat), state.<node>
+ *   KV       PODSCOPE_SPECS_<cluster>         keys     <node>.pod.<uid> (a pod's API spec),
+ *                                                      <node>.node (the Node's host IPs)
+ *
+ * The specs bucket is written by the console replica that holds the API-view Lease
+ * (spec-publisher.ts) and read by agents; its keys begin with the node so that an agent watches
+ * its own node's entries with one filter (`<node>.>`, which nats-server 2.9 can do) and NATS
+ * permissions can be narrowed to it.
  *
  * Node names are DNS-1123 subdomains and may contain dots, which NATS reads as token separators;
  * KV keys allow only [-/=.\w]. So a node name becomes one token by `encodeToken`: [A-Za-z0-9_-]
@@ -82,6 +89,16 @@ export interface ClusterNames {
   parseKey(key: string): { kind: 'hb' | 'state'; node: string } | undefined;
   /** The writers' shared durable consumer. */
   writerDurable: string;
+  /** The API server's pod specs per node, for the agents (spec-publisher.ts, agent/specs.ts). */
+  specsBucket: string;
+  podSpecKey(node: string, uid: string): string;
+  nodeSpecKey(node: string): string;
+  /** Every specs key of one node (the agent's watch filter). */
+  specsFilter(node: string): string;
+  /** The node of a specs key and what it holds; undefined for a key not of that form. */
+  parseSpecKey(
+    key: string,
+  ): { kind: 'pod'; node: string; uid: string } | { kind: 'node'; node: string } | undefined;
 }
 
 export function clusterNames(cluster: string): ClusterNames {
@@ -107,5 +124,17 @@ export function clusterNames(cluster: string): ClusterNames {
       return node === undefined ? undefined : { kind: m[1] as 'hb' | 'state', node };
     },
     writerDurable: 'podscope-writer',
+    specsBucket: `PODSCOPE_SPECS_${cluster}`,
+    podSpecKey: (node, uid) => `${encodeToken(node)}.pod.${encodeToken(uid)}`,
+    nodeSpecKey: (node) => `${encodeToken(node)}.node`,
+    specsFilter: (node) => `${encodeToken(node)}.>`,
+    parseSpecKey(key) {
+      const m = /^([^.]+)\.(?:node|pod\.([^.]+))$/.exec(key);
+      const node = m ? decodeToken(m[1] as string) : undefined;
+      if (!m || node === undefined) return undefined;
+      if (m[2] === undefined) return { kind: 'node', node };
+      const uid = decodeToken(m[2]);
+      return uid === undefined ? undefined : { kind: 'pod', node, uid };
+    },
   };
 }
