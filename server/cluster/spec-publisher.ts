@@ -130,7 +130,10 @@ export class SpecPublisher {
             continue;
           }
           try {
-            this.bodies.set(key, bodyOf(JSON.parse(entry.string())));
+            this.bodies.set(
+              key,
+              bodyOf(JSON.parse(entry.string()) as Parameters<typeof bodyOf>[0]),
+            );
           } catch {
             this.bodies.set(key, ''); // unreadable: rewritten below
           }
