@@ -208,7 +208,7 @@ for (const [name, render] of Object.entries(RENDERINGS)) {
       const pod = podOf(ds);
       expect(pod.tolerations).toEqual([{ operator: 'Exists' }]);
       expect(pod.serviceAccountName).toBe('podscope-agent');
-      // It reads only the CRI: no API token in a node-root-equivalent pod.
+      // It reads only the CRI and NATS: no API token in a node-root-equivalent pod.
       expect(pod.automountServiceAccountToken).toBe(false);
       const [agent] = pod.containers;
       expect(pod.containers).toHaveLength(1);
@@ -347,9 +347,13 @@ for (const [name, render] of Object.entries(RENDERINGS)) {
             ),
           )
           .sort();
-      expect(flat('podscope-agent')).toEqual(
-        ['core/pods:get', 'core/pods:list', 'core/pods:watch', 'core/nodes:get'].sort(),
-      );
+      // The agent has no API-server credentials: no role, no binding (its specs come from NATS).
+      expect(find(objs, 'ClusterRole', 'podscope-agent')).toBeUndefined();
+      expect(
+        bindings.some((b) =>
+          (b.subjects as { name: string }[]).some((s) => s.name === 'podscope-agent'),
+        ),
+      ).toBe(false);
       const read = (g: string, r: string) => ['get', 'list', 'watch'].map((v) => `${g}/${r}:${v}`);
       expect(flat('podscope-console')).toEqual(
         [
@@ -392,7 +396,6 @@ for (const [name, render] of Object.entries(RENDERINGS)) {
         b.kind,
       ]);
       expect(bound.sort()).toEqual([
-        ['podscope-agent', 'podscope-agent', 'ClusterRoleBinding'],
         ['podscope-console', 'podscope-console', 'ClusterRoleBinding'],
         ['podscope-console', 'podscope-console-lease', 'RoleBinding'],
       ]);
