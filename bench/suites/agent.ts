@@ -3,7 +3,9 @@
  * esbuild bundle of the agent (deploy/image/build.ts bundleCli → cli/agent.mjs) under plain node
  * with the DaemonSet's NODE_OPTIONS (read from deploy/kubernetes/base/agent/daemonset.yaml) —
  * watching one simulated node of 110 pods × 3 containers at the kubelet's 1 s relist, publishing
- * to a real loopback nats-server, with a light crash-loop churn (1 container change per second).
+ * to a real loopback nats-server, with a light crash-loop churn (1 container change per second),
+ * and its 110 pod specs in the specs bucket as the API-view leader writes them (details
+ * api_pod_specs), so its 'apiserver' provider holds what it holds in a cluster.
  * The simulator runs in its own process, so the figures are the agent's alone: resident memory
  * (VmRSS, the median of once-a-second samples over the window; the maximum in details), and CPU
  * (utime + stime from /proc) over the window as a share of one core. Details break the memory down (V8 heap spaces, external buffers, from the agent's
@@ -15,6 +17,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { bundleCli } from '@/deploy/image/build';
+import { openBus } from '@/server/cluster/bus';
+import { newApiEpoch } from '@/server/cluster/envelope';
+import { DEFAULT_CLUSTER } from '@/server/cluster/names';
+import { encodeSpecRecord, openSpecsBucket, type PodSpecRecord } from '@/server/cluster/specs';
 import { startNats, type NatsInstance } from '@/test/cluster/harness';
 import { ROOT } from '../lib/server';
 import { SimProcess } from '../lib/sim-process';
@@ -59,6 +65,8 @@ interface AgentRun {
   cpuPct: number;
   /** From the agent's /metrics at the end of the window (MiB). */
   memory: Record<string, number>;
+  /** Pod specs in its node's keys of the specs bucket during the window. */
+  specs: number;
 }
 
 /** The agent's own memory figures (prom-client's process and heap metrics), MiB. */
@@ -79,6 +87,60 @@ async function memoryOf(address: string): Promise<Record<string, number>> {
     // the figures are details; the RSS and CPU are read from /proc
   }
   return out;
+}
+
+/**
+ * What the API-view leader would write for this node (server/cluster/spec-publisher.ts): a pod
+ * spec per pod the agent has derived, from the node state it puts in KV, so the agent runs with
+ * its 'apiserver' provider full, as in a cluster with an API server. Resolves with the count.
+ */
+async function writeSpecsFor(
+  nats: NatsInstance,
+  node: string,
+  signal: AbortSignal,
+): Promise<number> {
+  const bus = await openBus({ servers: nats.url, cluster: DEFAULT_CLUSTER, log: () => {} });
+  try {
+    const kv = await openSpecsBucket(bus);
+    const epoch = newApiEpoch();
+    while (!signal.aborted) {
+      const view = (await bus.live()).states.get(node)?.view;
+      const pods = Object.values(view?.pods ?? {});
+      if (pods.length >= 110) {
+        for (const p of pods) {
+          const record: PodSpecRecord = {
+            v: 1,
+            cluster: DEFAULT_CLUSTER,
+            node,
+            epoch,
+            t: Date.now(),
+            uid: p.uid,
+            pod: {
+              metadata: { name: p.name, namespace: p.namespace, uid: p.uid },
+              spec: {
+                nodeName: node,
+                restartPolicy: 'Always',
+                terminationGracePeriodSeconds: 30,
+                containers: p.spec.containers.map((name) => ({
+                  name,
+                  image: 'registry.example/app:1',
+                  readinessProbe: { httpGet: { path: '/ready', port: 8080 }, periodSeconds: 10 },
+                  resources: { requests: { cpu: '100m', memory: '128Mi' } },
+                })),
+              },
+              status: { phase: 'Running' },
+            },
+          };
+          await kv.put(bus.names.podSpecKey(node, p.uid), encodeSpecRecord(record));
+        }
+        return pods.length;
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return 0;
+  } finally {
+    await bus.close();
+  }
 }
 
 export async function runAgent(
@@ -105,11 +167,22 @@ export async function runAgent(
     { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } },
   );
   let stderr = '';
+  const stopSpecs = new AbortController();
+  const specs = writeSpecsFor(nats, endpoint.split('=')[0] as string, stopSpecs.signal).catch(
+    () => 0,
+  );
   agent.stderr.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-8000)));
   const pid = agent.pid as number;
   try {
     await sim.autochurn(1);
     await new Promise((r) => setTimeout(r, options.warmupS * 1000));
+    // The node state with every pod reaches KV at the agent's state period (10 s): the window
+    // starts once the specs are written (or 30 s more have passed without them).
+    const giveUp = setTimeout(() => stopSpecs.abort(), 30_000);
+    const specsWritten = await specs;
+    clearTimeout(giveUp);
+    // Their arrival re-derives every pod once (its spec source changes): not the steady state.
+    if (specsWritten > 0) await new Promise((r) => setTimeout(r, 3_000));
     if (agent.exitCode !== null) throw new Error(`agent exited: ${stderr}`);
     const t0 = Date.now();
     const c0 = procCpuTicks(pid);
@@ -129,8 +202,10 @@ export async function runAgent(
       rssMaxMb: Math.max(...rss),
       cpuPct: ((c1 - c0) / TICKS_PER_S / elapsedS) * 100,
       memory: address ? await memoryOf(address) : {},
+      specs: specsWritten,
     };
   } finally {
+    stopSpecs.abort();
     agent.kill('SIGTERM');
     await new Promise((r) => agent.once('exit', r));
   }
@@ -183,6 +258,7 @@ export async function benchAgent(options: {
         churn_per_s: 1,
         window_s: options.windowS,
         rss_max_mb: round(bundled.rssMaxMb, 1),
+        api_pod_specs: bundled.specs,
         memory_mb: bundled.memory,
         tsx: { rss_mb: round(tsx.rssMb, 1), cpu_pct: round(tsx.cpuPct, 2) },
       },

@@ -82,6 +82,11 @@ export class AgentSpecs implements HintProvider {
     while (!signal.aborted) {
       try {
         const kv = await openSpecsBucket(bus);
+        // What the bucket holds now: a key deleted while this watch was away — its marker purged
+        // since (spec-publisher.ts) — is not in the watch's replay, so it is dropped here.
+        const live = new Set<string>();
+        for await (const k of await kv.keys(bus.names.specsFilter(this.node))) live.add(k);
+        this.prune(live, bus);
         const watch = await kv.watch({ key: bus.names.specsFilter(this.node) });
         const stop = () => watch.stop();
         signal.addEventListener('abort', stop, { once: true });
@@ -104,6 +109,24 @@ export class AgentSpecs implements HintProvider {
         signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
       });
     }
+  }
+
+  /** Forgets every entry whose key is not among `live` (the bucket's keys of this node). */
+  prune(live: ReadonlySet<string>, bus: Pick<ClusterBus, 'names'>): void {
+    const gone: string[] = [];
+    for (const [key, uid] of this.uidOfKey)
+      if (!live.has(key)) {
+        this.uidOfKey.delete(key);
+        this.byUid.delete(uid);
+        this.stats.deleted++;
+        gone.push(uid);
+      }
+    this.stats.pods = this.byUid.size;
+    if (this.hostIPs && !live.has(bus.names.nodeSpecKey(this.node))) {
+      this.hostIPs = undefined;
+      gone.push(...this.byUid.keys());
+    }
+    this.changed(gone);
   }
 
   /** One entry of the bucket (a put, or a delete / purge marker). */

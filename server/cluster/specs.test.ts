@@ -186,6 +186,16 @@ describe('the agent’s spec provider', () => {
     expect(changed.at(-1)).toEqual(['u-1']);
   });
 
+  it('a re-watch forgets the keys the bucket no longer holds', () => {
+    const { specs, changed, put } = setup();
+    put(record());
+    put(record({ uid: 'u-2' }), names.podSpecKey(NODE, 'u-2'));
+    specs.prune(new Set([names.podSpecKey(NODE, 'u-2')]), { names });
+    expect(specs.specFor('u-1')).toBeUndefined();
+    expect(specs.specFor('u-2')).toBeDefined();
+    expect(changed.at(-1)).toEqual(['u-1']);
+  });
+
   it('host IPs for its own node only; refuses another node’s key and keeps the last good spec', () => {
     const { specs, refusals, put } = setup();
     put(record());
