@@ -8,7 +8,12 @@
  */
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { parseDuration, type Scenario } from '@/server/scenarios/schema';
-import { DEFAULT_TIMEOUT_MS, runScenario, type ScenarioResult } from '@/server/scenarios/runner';
+import {
+  DEFAULT_POLL_MS,
+  DEFAULT_TIMEOUT_MS,
+  runScenario,
+  type ScenarioResult,
+} from '@/server/scenarios/runner';
 import { DEFAULT_MANUAL_START } from '@/server/sim';
 import {
   contextAt,
@@ -29,7 +34,9 @@ import { startRig } from './rig';
 import type { RecordedStep, Recording } from './types';
 
 /** Bump when a recording's content changes meaning: cached recordings of older versions are dropped. */
-export const RECORDING_VERSION = 3;
+export const RECORDING_VERSION = 4;
+/** Scenario time between a step's outcome and the next step's action (one poll of the runner). */
+const SETTLE_MS = DEFAULT_POLL_MS;
 export const RECORDING_NODE = 'worker-1';
 
 export interface RecordOptions {
@@ -105,6 +112,8 @@ export async function recordScenario(
       observe: () => rig.engine.snapshot(),
       // The walkthrough looks at the pods afterwards; the rig goes away with them.
       keep: true,
+      // Each step at its own moment: the next one acts a poll after the last one's outcome.
+      settleMs: SETTLE_MS,
     });
     const result = await pumpUntil(rig, run, {
       maxVirtualMs: virtualBudget(scenario),

@@ -70,6 +70,12 @@ export interface RunOptions {
   defaultTimeoutMs?: number;
   /** Leave the pods on the node afterwards (walkthroughs keep them to look at). */
   keep?: boolean;
+  /**
+   * Scenario time between one step's end and the next step's action (default 0). A recording
+   * shows each step at its own moment, so the next step must not act at the same instant the
+   * last one's outcome was seen (server/learn gives it one poll).
+   */
+  settleMs?: number;
   onStepStart?: (index: number, step: Step) => void;
   onStepDone?: (result: StepResult) => void;
 }
@@ -249,6 +255,7 @@ export async function runScenario(
       results.push({ ...base, status: 'skipped', checks: [] });
       continue;
     }
+    if (index > 0 && (options.settleMs ?? 0) > 0) await clockDelay(clock, options.settleMs ?? 0);
     options.onStepStart?.(index, step);
     const startedAt = clock.now();
     let result: StepResult;
