@@ -121,6 +121,7 @@ describe.each(['postgres', 'sqlite'] as const)('cluster checkpoints on %s', (dia
         checkpoints,
         floor: () => tl.latestGid(),
         everyEvents: EVERY,
+        minIntervalMs: 0,
       });
       await tickUntilQuiet(keeper);
       const total = await tl.count();
@@ -151,6 +152,7 @@ describe.each(['postgres', 'sqlite'] as const)('cluster checkpoints on %s', (dia
         checkpoints,
         floor: () => Promise.resolve(floor),
         everyEvents: EVERY,
+        minIntervalMs: 0,
       });
       await tickUntilQuiet(keeper);
       const latest = await checkpoints.latest();
@@ -188,6 +190,7 @@ describe.each(['postgres', 'sqlite'] as const)('cluster checkpoints on %s', (dia
         checkpoints,
         floor: () => Promise.resolve(floor),
         everyEvents: EVERY,
+        minIntervalMs: 0,
         now: () => now,
       });
       // While the writers have not committed past what retention would remove, it waits.

@@ -21,7 +21,7 @@
  * writers may commit neighbouring batches in either order.
  */
 import { reduce } from '@/lib/timeline/reducer';
-import { emptyState, type ClusterState } from '@/lib/timeline/state';
+import { own, type ClusterState } from '@/lib/timeline/state';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { decodeSnapshot, encodeSnapshot } from '@/server/store/snapshot';
 import { isApiEpoch } from '../envelope';
@@ -42,6 +42,8 @@ export interface Checkpoint {
 const PAGE = 5_000;
 /** Default: a checkpoint once this many committed events lie past the newest one. */
 export const CHECKPOINT_EVERY_EVENTS = 50_000;
+/** Default: at most one checkpoint per replica this often (encoding a large state takes a while). */
+export const CHECKPOINT_MIN_INTERVAL_MS = 30_000;
 /** Decoded checkpoints kept: a scrub seeks around one moment again and again. */
 const CACHE_SIZE = 2;
 
@@ -56,14 +58,20 @@ export interface FoldLimit {
   maxEvents?: number;
 }
 
-/** The timeline folded from `from` (or the start) within `limit`. */
+/**
+ * The timeline folded from `from` (or the start) within `limit`. Each event touches its node
+ * only, so each node is folded on its own (a one-node state through the same reducer, as the
+ * view does): the cost of an event does not grow with the number of nodes.
+ */
 export async function foldTimeline(
   timeline: ClusterTimeline,
   from: Checkpoint | undefined,
   limit: FoldLimit = {},
 ): Promise<Checkpoint & { events: number }> {
-  let state = from?.state ?? emptyState();
+  const nodes = new Map(Object.entries(from?.state.nodes ?? {}));
   const epochs = new Map(Object.entries(from?.epochs ?? {}));
+  let seq = from?.state.seq ?? 0;
+  let t = from?.state.t ?? 0;
   let gid = from?.gid ?? 0;
   let tMax = from?.tMax ?? 0;
   let events = 0;
@@ -76,21 +84,25 @@ export async function foldTimeline(
       if (event.t > tMax) tMax = event.t;
       if (!isEvent(event)) continue;
       events++;
-      if (isApiEpoch(epoch)) {
-        state = reduce(state, event); // the API view's source: no agent run of its own
-        continue;
+      // The API view's source has no agent run of its own; an agent's newer run replaces
+      // what the older one knew of its node.
+      if (!isApiEpoch(epoch)) {
+        const known = epochs.get(event.node);
+        if (known !== undefined && known !== epoch) nodes.delete(event.node);
+        epochs.set(event.node, epoch);
       }
-      const known = epochs.get(event.node);
-      if (known !== undefined && known !== epoch) {
-        const { [event.node]: _old, ...others } = state.nodes;
-        state = { ...state, nodes: others };
-      }
-      epochs.set(event.node, epoch);
-      state = reduce(state, event);
+      const before = nodes.get(event.node);
+      const one = reduce({ seq: 0, t: 0, nodes: before ? { [event.node]: before } : {} }, event);
+      const after = own(one.nodes, event.node);
+      if (after) nodes.set(event.node, after);
+      else nodes.delete(event.node);
+      seq = event.seq;
+      if (event.t > t) t = event.t;
     }
     if (rows.length < page) break;
     if (limit.maxEvents !== undefined && events >= limit.maxEvents) break;
   }
+  const state: ClusterState = { seq, t, nodes: Object.fromEntries(nodes) };
   return { gid, tMax, epochs: Object.fromEntries(epochs), state, events };
 }
 
@@ -245,6 +257,8 @@ export interface KeeperOptions {
   floor: () => Promise<number>;
   /** A checkpoint once this many committed events lie past the newest (default 50,000). */
   everyEvents?: number;
+  /** But at most one per this many ms from this keeper (default 30 s; 0 in tests). */
+  minIntervalMs?: number;
   now?: () => number;
 }
 
@@ -252,6 +266,7 @@ export interface KeeperOptions {
 export class CheckpointKeeper {
   private readonly everyEvents: number;
   private readonly now: () => number;
+  private lastWrite = -Infinity;
 
   constructor(private readonly options: KeeperOptions) {
     this.everyEvents = options.everyEvents ?? CHECKPOINT_EVERY_EVENTS;
@@ -261,6 +276,8 @@ export class CheckpointKeeper {
   /** One look: a new checkpoint when enough committed events lie past the newest one. */
   async tick(): Promise<Checkpoint | undefined> {
     const { timeline, checkpoints } = this.options;
+    const minInterval = this.options.minIntervalMs ?? CHECKPOINT_MIN_INTERVAL_MS;
+    if (this.now() - this.lastWrite < minInterval) return undefined;
     const floor = await this.options.floor();
     if (floor <= 0) return undefined;
     const last = await checkpoints.latest();
@@ -312,6 +329,7 @@ export class CheckpointKeeper {
       state: folded.state,
     };
     await this.options.checkpoints.write(cp, { now: this.now() });
+    this.lastWrite = this.now();
     return cp;
   }
 }
