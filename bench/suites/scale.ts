@@ -22,8 +22,12 @@ import { WireDecoder } from '@/lib/timeline/wire';
 import { SseReader, watchFrame, watchUrl } from '../lib/sse';
 import { median, quantile, round, sleep, waitFor } from '../lib/stats';
 
-/** Below this share of the asked churn seen on the stream, its bytes are not a wire figure. */
-const MIN_DELIVERED_SHARE = 0.5;
+/**
+ * Below this share of the asked churn seen on the stream, its bytes are not a wire figure. A
+ * quiet run sees ~40 % (the simulator's 91 nodes do not make 300 changes/s; 2026-12-02: 2,440 of
+ * 6,000), a starved one under 1 %.
+ */
+const MIN_DELIVERED_SHARE = 0.2;
 
 export interface ScaleOptions {
   /** The built console to serve (snapshotBuild()). */
