@@ -105,6 +105,22 @@ const fromScratch = async (tl: ClusterTimeline, t: number) =>
 const seekAt = async (tl: ClusterTimeline, cps: ClusterCheckpoints, t: number) =>
   wire(await stateAt(tl, cps, t));
 
+/** A keeper writing a checkpoint every EVERY events, with no pause between them. */
+const keeperOf = (
+  tl: ClusterTimeline,
+  checkpoints: ClusterCheckpoints,
+  floor: () => Promise<number>,
+  now?: () => number,
+) =>
+  new CheckpointKeeper({
+    timeline: tl,
+    checkpoints,
+    floor,
+    everyEvents: EVERY,
+    minIntervalMs: 0,
+    ...(now ? { now } : {}),
+  });
+
 async function tickUntilQuiet(keeper: CheckpointKeeper): Promise<void> {
   for (let i = 0; i < 1_000; i++) if (!(await keeper.tick())) return;
   throw new Error('the keeper never stopped writing checkpoints');
@@ -116,13 +132,7 @@ describe.each(['postgres', 'sqlite'] as const)('cluster checkpoints on %s', (dia
     try {
       const times = await fill(tl, 120, 1_000);
       const checkpoints = new ClusterCheckpoints(tl);
-      const keeper = new CheckpointKeeper({
-        timeline: tl,
-        checkpoints,
-        floor: () => tl.latestGid(),
-        everyEvents: EVERY,
-        minIntervalMs: 0,
-      });
+      const keeper = keeperOf(tl, checkpoints, () => tl.latestGid());
       await tickUntilQuiet(keeper);
       const total = await tl.count();
       expect(await checkpoints.count()).toBeGreaterThanOrEqual(Math.floor(total / (2 * EVERY)));
@@ -147,13 +157,7 @@ describe.each(['postgres', 'sqlite'] as const)('cluster checkpoints on %s', (dia
       await fill(tl, 60, 1_000);
       const floor = Math.floor((await tl.latestGid()) / 2);
       const checkpoints = new ClusterCheckpoints(tl);
-      const keeper = new CheckpointKeeper({
-        timeline: tl,
-        checkpoints,
-        floor: () => Promise.resolve(floor),
-        everyEvents: EVERY,
-        minIntervalMs: 0,
-      });
+      const keeper = keeperOf(tl, checkpoints, () => Promise.resolve(floor));
       await tickUntilQuiet(keeper);
       const latest = await checkpoints.latest();
       expect(latest).toBeDefined();
@@ -185,14 +189,12 @@ describe.each(['postgres', 'sqlite'] as const)('cluster checkpoints on %s', (dia
       const cut = tl.retentionCut(policy, now);
       const checkpoints = new ClusterCheckpoints(tl);
       let floor = 0;
-      const keeper = new CheckpointKeeper({
-        timeline: tl,
+      const keeper = keeperOf(
+        tl,
         checkpoints,
-        floor: () => Promise.resolve(floor),
-        everyEvents: EVERY,
-        minIntervalMs: 0,
-        now: () => now,
-      });
+        () => Promise.resolve(floor),
+        () => now,
+      );
       // While the writers have not committed past what retention would remove, it waits.
       const waiting = await keeper.retain(policy);
       expect(waiting.skipped).toMatch(/not yet past/);

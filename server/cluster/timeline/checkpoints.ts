@@ -149,45 +149,23 @@ export class ClusterCheckpoints {
   }
 
   /** The newest checkpoint at or below `gid`. */
-  async atOrBelow(gid: number): Promise<Checkpoint | undefined> {
-    const row = await this.db
-      .selectFrom('cluster_checkpoints')
-      .select('gid')
-      .where('gid', '<=', gid)
-      .orderBy('gid', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row ? this.load(Number(row.gid)) : undefined;
+  atOrBelow(gid: number): Promise<Checkpoint | undefined> {
+    return this.newest(['gid', '<=', gid]);
   }
 
   /** The checkpoint retention last built on (the timeline holds nothing before it). */
-  async base(): Promise<Checkpoint | undefined> {
-    const row = await this.db
-      .selectFrom('cluster_checkpoints')
-      .select('gid')
-      .where('base', '=', 1)
-      .orderBy('gid', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row ? this.load(Number(row.gid)) : undefined;
+  base(): Promise<Checkpoint | undefined> {
+    return this.newest(['base', '=', 1]);
   }
 
   /** The newest checkpoint a state at `t` can start from. */
-  async serving(t: number): Promise<Checkpoint | undefined> {
-    const row = await this.db
-      .selectFrom('cluster_checkpoints')
-      .select('gid')
-      .where('t_max', '<=', t)
-      .orderBy('gid', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row ? this.load(Number(row.gid)) : undefined;
+  serving(t: number): Promise<Checkpoint | undefined> {
+    return this.newest(['t_max', '<=', t]);
   }
 
   /** The newest checkpoint (undefined when there is none). */
-  async latest(): Promise<Checkpoint | undefined> {
-    const row = await this.edge('desc');
-    return row === undefined ? undefined : this.load(row);
+  latest(): Promise<Checkpoint | undefined> {
+    return this.newest();
   }
 
   async count(): Promise<number> {
@@ -208,14 +186,14 @@ export class ClusterCheckpoints {
     return Number(res.numDeletedRows);
   }
 
-  private async edge(order: 'asc' | 'desc'): Promise<number | undefined> {
-    const row = await this.db
-      .selectFrom('cluster_checkpoints')
-      .select('gid')
-      .orderBy('gid', order)
-      .limit(1)
-      .executeTakeFirst();
-    return row ? Number(row.gid) : undefined;
+  /** The newest checkpoint, of those matching `filter` when given. */
+  private async newest(
+    filter?: [column: 'gid' | 'base' | 't_max', op: '<=' | '=', value: number],
+  ): Promise<Checkpoint | undefined> {
+    let q = this.db.selectFrom('cluster_checkpoints').select('gid');
+    if (filter) q = q.where(...filter);
+    const row = await q.orderBy('gid', 'desc').limit(1).executeTakeFirst();
+    return row ? this.load(Number(row.gid)) : undefined;
   }
 
   private async load(gid: number): Promise<Checkpoint | undefined> {
