@@ -1,15 +1,13 @@
 /**
  * Saving a period of the live recording in cluster mode (server/timelines/service.ts savePeriod
  * with the replica as its recording): the state at `from` and the events up to `to` read from
- * the cluster timeline in PostgreSQL, stored in the replica's own data directory like an import,
- * through the tRPC router as the console calls it. Real nats-server and PostgreSQL.
+ * the cluster timeline in PostgreSQL, stored like an import in the cluster database's saved
+ * tables (server/timelines/postgres.ts), through the tRPC router as the console calls it. Real
+ * nats-server and PostgreSQL. (Replica to replica, quotas, outages: postgres.int.test.ts.)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type TimelineStore } from '@/server/store';
+import { PostgresSavedTimelines } from '@/server/timelines/postgres';
 import { TimelinesService } from '@/server/timelines/service';
 import { createCaller } from '@/server/trpc/root';
 import { testContext } from '@/server/trpc/testing/context';
@@ -37,8 +35,7 @@ let bus: ClusterBus;
 let timeline: ClusterTimeline;
 let writer: ClusterWriter;
 let source: ClusterSource;
-let dir: string;
-let store: TimelineStore;
+let store: PostgresSavedTimelines;
 
 beforeAll(async () => {
   if (skip) return;
@@ -47,19 +44,16 @@ beforeAll(async () => {
   timeline = await openClusterTimeline({ url: await pgi.createDatabase('saved') });
   writer = new ClusterWriter({ bus, timeline, log: quiet, ackWaitMs: 2_000 }).start();
   source = await new ClusterSource({ bus, timeline, writer, graceMs: 60_000 }).start();
-  dir = mkdtempSync(join(tmpdir(), 'podscope-cluster-saved-'));
-  store = openStore({ path: dir });
+  store = new PostgresSavedTimelines(timeline);
 }, 120_000);
 
 afterAll(async () => {
-  store?.close();
   await source?.stop();
   await writer?.stop();
   await bus?.close();
   await timeline?.close();
   await nats?.destroy();
   await pgi?.destroy();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe.skipIf(skip)('saving a live period in cluster mode', () => {
@@ -96,17 +90,17 @@ describe.skipIf(skip)('saving a live period in cluster mode', () => {
     expect(got.annotations.map((a) => a.text)).toEqual(['look here']);
     // Listed and exported like any saved timeline (the share page reads the same).
     expect((await caller.timelines.list()).map((t) => t.id)).toContain(saved.id);
-    expect(timelines.exportFile(saved.id).events).toHaveLength(6);
+    expect((await timelines.exportFile(saved.id)).events).toHaveLength(6);
 
     // Past the file limits: refused whole, nothing stored.
     const small = new TimelinesService(store, { recording: source, limits: { maxEvents: 4 } });
-    const before = store.listTimelines().length;
+    const before = (await store.list()).length;
     const refused = await createCaller(testContext({ engine: source, timelines: small }))
       .timelines.save({ title: 'too much', from: T0, to: T0 + 10_000 })
       .catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(TRPCError);
     expect((refused as TRPCError).code).toBe('BAD_REQUEST');
     expect((refused as TRPCError).message).toMatch(/more than 4 events/);
-    expect(store.listTimelines()).toHaveLength(before);
+    expect(await store.list()).toHaveLength(before);
   }, 60_000);
 });

@@ -16,7 +16,7 @@ import { electApiView, type ApiViewElection } from '@/server/cluster/api-view';
 import { openBus, type ClusterBus } from '@/server/cluster/bus';
 import { ClusterSource, positionOf } from '@/server/cluster/console';
 import { CheckpointKeeper, ClusterCheckpoints } from '@/server/cluster/timeline/checkpoints';
-import { openClusterTimeline } from '@/server/cluster/timeline/timeline';
+import { openClusterTimeline, type ClusterTimeline } from '@/server/cluster/timeline/timeline';
 import { ClusterWriter } from '@/server/cluster/writer';
 import { KubeView } from '@/server/kube';
 import { loadKubeConfig, serverOf } from '@/server/kube/config';
@@ -26,6 +26,8 @@ import type { TimelineStore } from '@/server/store';
 
 export interface ClusterParts {
   source: ClusterSource;
+  /** The cluster timeline (its database also holds the saved timelines on PostgreSQL). */
+  timeline: ClusterTimeline;
   /** Where the timeline lives, for the start-up line. */
   where: string;
   stops: (() => Promise<void> | void)[];
@@ -98,6 +100,7 @@ export async function startCluster(
     stops.unshift(() => clearInterval(retention));
     return {
       source,
+      timeline,
       where: `the ${name} cluster on ${natsUrl}; timeline at ${timeline.where}`,
       stops,
     };

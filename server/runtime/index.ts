@@ -20,13 +20,12 @@ import { LearnService } from '@/server/learn/service';
 import { startSimCluster, type SimCluster } from '@/server/sim';
 import { parseNodeIPs } from '@/server/engine/host-ips';
 import { lockTimeline, openStore, type TimelineStore } from '@/server/store';
-import {
-  TimelinesService,
-  type LiveRecording,
-  type TimelinesStore,
-} from '@/server/timelines/service';
+import { TimelinesService, type LiveRecording } from '@/server/timelines/service';
+import { savedInStore, type SavedStorage } from '@/server/timelines/storage';
 import type { Services } from '@/server/trpc/context';
 import { DEMO_BACKOFF_SCALE } from '@/server/driver/demo';
+import type { ClusterTimeline } from '@/server/cluster/timeline/timeline';
+import type { PostgresSavedTimelines } from '@/server/timelines/postgres';
 import { startSimWorkload } from './embedded';
 
 export interface PodscopeRuntime {
@@ -64,7 +63,7 @@ export async function startRuntime(config: Config): Promise<PodscopeRuntime> {
 function services(
   config: Config,
   engine: EngineApi,
-  saved: TimelinesStore,
+  saved: SavedStorage,
   recording?: LiveRecording,
 ): { timelines: TimelinesService; context: Services } {
   const timelines = new TimelinesService(saved, {
@@ -88,11 +87,28 @@ function expireSaved(store: TimelineStore): void {
   try {
     store.expireSavedTimelines();
   } catch (err) {
-    log(`saved-timeline retention: ${err instanceof Error ? err.message : String(err)}`, 'error');
+    retentionFailed(err);
   }
 }
 
-/** Cluster mode: the store holds only this replica's saved timelines and imports (not the recording). */
+/** The same in the cluster database (every replica runs it; a second delete finds nothing). */
+async function expireShared(saved: PostgresSavedTimelines, maxAgeMs: number): Promise<void> {
+  if (!(maxAgeMs > 0)) return;
+  try {
+    await saved.expire(Date.now() - maxAgeMs);
+  } catch (err) {
+    retentionFailed(err);
+  }
+}
+
+function retentionFailed(err: unknown): void {
+  log(`saved-timeline retention: ${err instanceof Error ? err.message : String(err)}`, 'error');
+}
+
+/**
+ * Cluster mode: saved timelines live in the cluster database on PostgreSQL, shared by every
+ * replica; on SQLite (no PODSCOPE_DATABASE_URL) in this replica's store, which holds only them.
+ */
 async function startClusterRuntime(config: Config): Promise<PodscopeRuntime> {
   const store = openConfiguredStore(config);
   let unlock: () => void = () => undefined;
@@ -100,7 +116,11 @@ async function startClusterRuntime(config: Config): Promise<PodscopeRuntime> {
     unlock = lockTimeline(store.path);
     const { startCluster } = await import('./cluster');
     const cluster = await startCluster(config, store, log);
-    const expire = setInterval(() => expireSaved(store), 60_000);
+    const shared = await sharedSaved(cluster.timeline);
+    const expire = setInterval(() => {
+      if (shared) void expireShared(shared, config.saved.maxAgeMs);
+      else expireSaved(store);
+    }, 60_000);
     expire.unref();
     log(`cluster mode: following ${cluster.where}`);
     const engine = cluster.source;
@@ -109,8 +129,8 @@ async function startClusterRuntime(config: Config): Promise<PodscopeRuntime> {
       config,
       engine,
       store,
-      // Saved periods come from the cluster timeline, stored in this replica's data directory.
-      ...services(config, engine, store, cluster.source),
+      // Saved periods come from the cluster timeline.
+      ...services(config, engine, shared ?? savedInStore(store), cluster.source),
       stop: () =>
         (stopping ??= (async () => {
           clearInterval(expire);
@@ -126,6 +146,15 @@ async function startClusterRuntime(config: Config): Promise<PodscopeRuntime> {
     unlock();
     throw err;
   }
+}
+
+/** The saved timelines every replica shares: in the cluster database when it is PostgreSQL. */
+async function sharedSaved(
+  timeline: Pick<ClusterTimeline, 'db' | 'dialect' | 'where'>,
+): Promise<PostgresSavedTimelines | undefined> {
+  if (timeline.dialect !== 'postgres') return undefined;
+  const { PostgresSavedTimelines } = await import('@/server/timelines/postgres');
+  return new PostgresSavedTimelines(timeline);
 }
 
 async function startEmbeddedRuntime(config: Config): Promise<PodscopeRuntime> {
@@ -243,7 +272,7 @@ async function startEmbeddedRuntime(config: Config): Promise<PodscopeRuntime> {
       config,
       engine,
       store,
-      ...services(config, engine, store),
+      ...services(config, engine, savedInStore(store)),
       ...(sim ? { sim } : {}),
       stop: () =>
         (stopping ??= (async () => {

@@ -34,7 +34,11 @@ export type StoreErrorCode =
   /** A saved-timeline quota (count or bytes) would be exceeded; nothing was stored. */
   | 'QUOTA'
   /** Any other SQLite error. */
-  | 'SQLITE';
+  | 'SQLITE'
+  /** The database server (PostgreSQL, cluster mode) cannot be reached; nothing was changed. */
+  | 'UNAVAILABLE'
+  /** Any other error of the database server (PostgreSQL, cluster mode). */
+  | 'POSTGRES';
 
 /**
  * Marks a PodscopeStoreError whichever copy of this module made it: Next.js can bundle the module

@@ -3,7 +3,8 @@
  * (their initial states and event copies). Checked inside the transaction that adds one, after
  * its rows are written and its size recorded: over a quota, the transaction is rolled back and
  * nothing is stored. Both ways in use it — a save (timelines.ts) and an import
- * (server/timelines/writer.ts, through its own connection).
+ * (server/timelines/writer.ts, through its own connection). In the cluster database the same
+ * limits are checked by checkQuota (server/timelines/postgres.ts).
  */
 import type { Database as Db } from 'better-sqlite3';
 import { describeBytes } from '@/lib/timeline/file/limits';
@@ -31,11 +32,27 @@ export function recordSizeAndCheckQuota(
   const own =
     db.prepare<[string], number>('SELECT bytes FROM timelines WHERE id = ?').pluck().get(id) ?? 0;
   if (!quota) return own;
-  const { count, bytes } = db
+  const totals = db
     .prepare<[], { count: number; bytes: number }>(
       'SELECT count(*) AS count, total(bytes) AS bytes FROM timelines',
     )
     .get() ?? { count: 0, bytes: 0 };
+  checkQuota(path, quota, totals, own);
+  return own;
+}
+
+/**
+ * Throws QUOTA when the saved timelines, `totals` of them counting a new one of `own` bytes, are
+ * past a quota. The SQLite store and the cluster database (server/timelines/postgres.ts) both
+ * check through it.
+ */
+export function checkQuota(
+  path: string,
+  quota: SavedQuota,
+  totals: { count: number; bytes: number },
+  own: number,
+): void {
+  const { count, bytes } = totals;
   if (count > quota.maxCount) {
     throw new PodscopeStoreError(
       path,
@@ -50,5 +67,4 @@ export function recordSizeAndCheckQuota(
       `this timeline (${describeBytes(own)}) would take the saved timelines past their quota of ${describeBytes(quota.maxBytes)} (PODSCOPE_SAVED_MAX_BYTES); ${describeBytes(Math.max(0, quota.maxBytes - (bytes - own)))} are free — delete some, or save a shorter period`,
     );
   }
-  return own;
 }

@@ -191,7 +191,7 @@ export class SavedTimelines {
         `${annotations.length} annotations in one save; the limit is ${LIMITS.annotationsPerSave}`,
       );
     }
-    for (const a of annotations) this.checkAnnotation(a, input.from, input.to);
+    for (const a of annotations) checkAnnotation(this.path, a, input.from, input.to);
     const id = newTimelineId();
     const createdAt = this.deps.now();
     const write = this.db.transaction(() => {
@@ -250,7 +250,7 @@ export class SavedTimelines {
   annotate(timelineId: string, input: AnnotationInput): Annotation {
     const row = this.summary.get(timelineId);
     if (!row) throw notFound(this.path, timelineId);
-    this.checkAnnotation(input, row.from_t, row.to_t);
+    checkAnnotation(this.path, input, row.from_t, row.to_t);
     try {
       const id = this.insertAnnotation.run(
         timelineId,
@@ -278,24 +278,27 @@ export class SavedTimelines {
   expire(t: number): number {
     return this.removeCreatedBefore.run(t).changes;
   }
+}
 
-  private checkAnnotation(a: AnnotationInput, from: number, to: number): void {
-    checkTime(this.path, 'annotation t', a.t);
-    if (a.t < from || a.t > to) {
-      throw new PodscopeStoreError(
-        this.path,
-        'INVALID',
-        `annotation at t=${a.t} is outside the saved period [${from}, ${to}]`,
-      );
-    }
-    const text = checkText(this.path, 'annotation text', a.text, LIMITS.annotationBytes, 'bytes');
-    if (text.trim() === '')
-      throw new PodscopeStoreError(this.path, 'INVALID', 'an annotation needs text');
-    if (a.entity !== undefined)
-      checkText(this.path, 'annotation entity', a.entity, LIMITS.entityChars, 'chars');
-    if (a.author !== undefined)
-      checkText(this.path, 'annotation author', a.author, LIMITS.authorChars, 'chars');
+/**
+ * An annotation's time within the saved period [from, to], its text and sizes (the cluster
+ * database's saved timelines check through it too: server/timelines/postgres.ts).
+ */
+export function checkAnnotation(path: string, a: AnnotationInput, from: number, to: number): void {
+  checkTime(path, 'annotation t', a.t);
+  if (a.t < from || a.t > to) {
+    throw new PodscopeStoreError(
+      path,
+      'INVALID',
+      `annotation at t=${a.t} is outside the saved period [${from}, ${to}]`,
+    );
   }
+  const text = checkText(path, 'annotation text', a.text, LIMITS.annotationBytes, 'bytes');
+  if (text.trim() === '') throw new PodscopeStoreError(path, 'INVALID', 'an annotation needs text');
+  if (a.entity !== undefined)
+    checkText(path, 'annotation entity', a.entity, LIMITS.entityChars, 'chars');
+  if (a.author !== undefined)
+    checkText(path, 'annotation author', a.author, LIMITS.authorChars, 'chars');
 }
 
 /** Strings are stored exactly as given (rendering escapes them); only type and size are checked. */
@@ -329,7 +332,7 @@ function checkTime(path: string, what: string, value: unknown): void {
   }
 }
 
-function notFound(path: string, id: string): PodscopeStoreError {
+export function notFound(path: string, id: string): PodscopeStoreError {
   return new PodscopeStoreError(
     path,
     'NOT_FOUND',

@@ -19,6 +19,7 @@ import { openStore } from '@/server/store';
 import { tempDir } from '@/server/store/testing/testkit';
 import { decodeUpload } from './decode';
 import { TimelinesService } from './service';
+import { savedInStore } from './storage';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -94,8 +95,8 @@ describe('export → import replays exactly', () => {
     const to = clock.now();
     await run(5_000);
 
-    const exporter = new TimelinesService(store);
-    const saved = exporter.save({
+    const exporter = new TimelinesService(savedInStore(store));
+    const saved = await exporter.save({
       title: 'crashy crash loop',
       notes: 'from the integration test',
       from,
@@ -103,7 +104,7 @@ describe('export → import replays exactly', () => {
       annotations: [{ t: from + 3_000, text: 'crashy applied' }],
     });
     expect(saved.eventCount).toBeGreaterThan(30);
-    const { body } = exporter.exportBytes(saved.id, { gzip: true });
+    const { body } = await exporter.exportBytes(saved.id, { gzip: true });
 
     // The file itself replays exactly, before any import.
     const file = decodeUpload(body);
@@ -113,7 +114,7 @@ describe('export → import replays exactly', () => {
       fresh.close();
       dataB.cleanup();
     });
-    const imported = new TimelinesService(fresh).importBytes(body);
+    const imported = await new TimelinesService(savedInStore(fresh)).importBytes(body);
     const copy = fresh.getTimeline(imported.id);
 
     const times = timelineTimes(copy);

@@ -7,6 +7,7 @@ import { ManualClock, tempDir } from '@/server/store/testing/testkit';
 import { ImportGate } from './gate';
 import { contentDisposition, handleExport, handleImport, readLimited } from './http';
 import { TimelinesService } from './service';
+import { savedInStore } from './storage';
 
 const START = Date.UTC(2025, 0, 1);
 let tmp: ReturnType<typeof tempDir>;
@@ -14,7 +15,7 @@ let store: TimelineStore;
 let service: TimelinesService;
 let id: string;
 
-beforeEach(() => {
+beforeEach(async () => {
   tmp = tempDir('podscope-http-');
   store = openStore({ path: tmp.dir, clock: new ManualClock(START + 3_600_000) });
   for (const b of new SyntheticWorkload({
@@ -27,8 +28,10 @@ beforeEach(() => {
     batchMax: 6,
   }).batches(200))
     store.append(b);
-  service = new TimelinesService(store);
-  id = service.save({ title: '节点 node-1 NotReady', from: START + 1_000, to: START + 20_000 }).id;
+  service = new TimelinesService(savedInStore(store));
+  id = (
+    await service.save({ title: '节点 node-1 NotReady', from: START + 1_000, to: START + 20_000 })
+  ).id;
 });
 afterEach(() => {
   store.close();
@@ -45,7 +48,7 @@ const upload = (body: BodyInit, type = 'application/json', headers: Record<strin
 
 describe('GET /api/timelines/<id>/export', () => {
   it('downloads the file as an attachment', async () => {
-    const res = handleExport(service, id, url());
+    const res = await handleExport(service, id, url());
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.headers.get('content-disposition')).toMatch(
@@ -57,19 +60,19 @@ describe('GET /api/timelines/<id>/export', () => {
   });
 
   it('gzips with ?gzip=1', async () => {
-    const res = handleExport(service, id, url('?gzip=1'));
+    const res = await handleExport(service, id, url('?gzip=1'));
     expect(res.headers.get('content-type')).toBe('application/gzip');
     expect(res.headers.get('content-disposition')).toMatch(/\.podscope\.json\.gz"/);
     const plain = gunzipSync(Buffer.from(await res.arrayBuffer()));
-    expect(plain.toString()).toBe(serializeTimelineFile(service.exportFile(id)));
+    expect(plain.toString()).toBe(serializeTimelineFile(await service.exportFile(id)));
   });
 
   it('answers 404 for an unknown id and 400 for a malformed one', async () => {
-    const missing = handleExport(service, 'nope', url());
+    const missing = await handleExport(service, 'nope', url());
     expect(missing.status).toBe(404);
     const body = (await missing.json()) as { error: { message: string } };
     expect(body.error.message).toBe('no saved timeline with id "nope"');
-    expect(handleExport(service, '../x', url()).status).toBe(400);
+    expect((await handleExport(service, '../x', url())).status).toBe(400);
   });
 
   it('quotes file names safely', () => {
@@ -81,17 +84,17 @@ describe('GET /api/timelines/<id>/export', () => {
 
 describe('POST /api/timelines/import', () => {
   it('stores a JSON or gzip upload and answers 201 with the id', async () => {
-    const json = serializeTimelineFile(service.exportFile(id));
+    const json = serializeTimelineFile(await service.exportFile(id));
     const a = await handleImport(service, upload(json));
     expect(a.status).toBe(201);
     const { id: copy } = (await a.json()) as { id: string };
-    expect(service.get(copy).events).toEqual(service.get(id).events);
+    expect((await service.get(copy)).events).toEqual((await service.get(id)).events);
     const b = await handleImport(service, upload(gzipSync(json), 'application/gzip'));
     expect(b.status).toBe(201);
   });
 
   it('answers 400 with located issues and stores nothing', async () => {
-    const before = service.list().length;
+    const before = (await service.list()).length;
     const res = await handleImport(
       service,
       upload('{"format":"podscope.timeline","version":1,"title":"x",}'),
@@ -102,7 +105,7 @@ describe('POST /api/timelines/import', () => {
     };
     expect(body.error.code).toBe('MALFORMED_JSON');
     expect(body.error.issues[0]).toMatchObject({ line: 1, column: 55, byte: 54 });
-    expect(service.list().length).toBe(before);
+    expect((await service.list()).length).toBe(before);
   });
 
   it('refuses simple (cross-site sendable) content types with 415', async () => {
@@ -123,7 +126,7 @@ describe('POST /api/timelines/import', () => {
   });
 
   it('runs at most the gate’s number of imports at once; one more is refused with 429 at once', async () => {
-    const json = serializeTimelineFile(service.exportFile(id));
+    const json = serializeTimelineFile(await service.exportFile(id));
     const gate = new ImportGate(2);
     // Two uploads whose bodies have not finished arriving hold both slots.
     const pending: (() => void)[] = [];

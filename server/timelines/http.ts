@@ -41,7 +41,9 @@ function storeError(err: PodscopeStoreError): Response {
         ? 400
         : err.code === 'QUOTA'
           ? 507
-          : 500;
+          : err.code === 'UNAVAILABLE'
+            ? 503
+            : 500;
   return json({ error: { code: err.code, message: err.publicMessage } }, status);
 }
 
@@ -51,13 +53,13 @@ export function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-export function handleExport(
+export async function handleExport(
   service: TimelinesService,
   id: string,
   url: URL,
   /** The timeline as the asking viewer may see it (default: whole). */
   saved?: SavedTimeline,
-): Response {
+): Promise<Response> {
   if (!ID.test(id))
     return json(
       { error: { code: 'INVALID', message: 'a timeline id is letters, digits, - and _' } },
@@ -65,7 +67,7 @@ export function handleExport(
     );
   const gzip = url.searchParams.get('gzip');
   try {
-    const file = service.exportBytes(id, {
+    const file = await service.exportBytes(id, {
       gzip: gzip === '1' || gzip === 'true',
       ...(saved ? { saved } : {}),
     });
@@ -141,7 +143,7 @@ async function importWithin(service: TimelinesService, req: Request): Promise<Re
     });
   }
   try {
-    const timeline = service.importBytes(body);
+    const timeline = await service.importBytes(body);
     return json({ id: timeline.id, timeline }, 201);
   } catch (err) {
     if (isTimelineFileError(err)) return fileError(err);

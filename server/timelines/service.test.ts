@@ -22,6 +22,7 @@ import {
 import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 import { ManualClock, tempDir } from '@/server/store/testing/testkit';
 import { fileStem, TimelinesService } from './service';
+import { savedInStore } from './storage';
 
 const START = Date.UTC(2025, 0, 1);
 let dirs: ReturnType<typeof tempDir>[];
@@ -64,9 +65,12 @@ function recordedStore(): TimelineStore {
   return store;
 }
 
-function thrown<E extends Error>(type: new (...a: never[]) => E, fn: () => unknown): E {
+async function thrown<E extends Error>(
+  type: new (...a: never[]) => E,
+  fn: () => Promise<unknown>,
+): Promise<E> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     if (err instanceof type) return err;
     throw err;
@@ -83,20 +87,20 @@ describe('TimelinesService', () => {
     expect(DEFAULT_LIMITS.annotations).toBe(SAVED_TIMELINE_LIMITS.annotationsPerSave);
   });
 
-  it('exports a saved period as a file the schema accepts, and it replays like the store', () => {
+  it('exports a saved period as a file the schema accepts, and it replays like the store', async () => {
     const store = recordedStore();
-    const service = new TimelinesService(store, { version: '9.9.9' });
+    const service = new TimelinesService(savedInStore(store), { version: '9.9.9' });
     const bounds = store.bounds();
     const from = START + 8_000;
     const to = START + 20_000;
-    const saved = service.save({
+    const saved = await service.save({
       title: 'a period',
       notes: 'n',
       from,
       to,
       annotations: [{ t: from + 10, entity: 'node-1', text: 'look' }],
     });
-    const file = parseTimelineText(serializeTimelineFile(service.exportFile(saved.id)));
+    const file = parseTimelineText(serializeTimelineFile(await service.exportFile(saved.id)));
     expect(file.source).toMatchObject({ podscope: '9.9.9', kind: 'saved' });
     expect(file.annotations).toEqual([{ t: from + 10, entity: 'node-1', text: 'look' }]);
     expect(file.events.length).toBe(saved.eventCount);
@@ -109,13 +113,13 @@ describe('TimelinesService', () => {
     }
   });
 
-  it('imports into a fresh store with the file’s own seqs, state for state', () => {
+  it('imports into a fresh store with the file’s own seqs, state for state', async () => {
     const source = recordedStore();
-    const exporter = new TimelinesService(source);
+    const exporter = new TimelinesService(savedInStore(source));
     const from = START + 5_000;
     const to = START + 25_000;
-    const { id } = exporter.save({ title: 'crash', from, to });
-    const { body } = exporter.exportBytes(id, { gzip: true });
+    const { id } = await exporter.save({ title: 'crash', from, to });
+    const { body } = await exporter.exportBytes(id, { gzip: true });
 
     // The target has its own live timeline whose seqs overlap the file's.
     const target = newStore();
@@ -124,10 +128,10 @@ describe('TimelinesService', () => {
         .filter((e) => e.kind !== 'k8s')
         .map(({ seq: _s, ...e }) => e as UnsequencedEvent),
     );
-    const importer = new TimelinesService(target);
-    const summary = importer.importBytes(body);
-    const original = exporter.get(id);
-    const copy = importer.get(summary.id);
+    const importer = new TimelinesService(savedInStore(target));
+    const summary = await importer.importBytes(body);
+    const original = await exporter.get(id);
+    const copy = await importer.get(summary.id);
     expect(summary).toMatchObject({
       title: 'crash',
       from,
@@ -145,54 +149,56 @@ describe('TimelinesService', () => {
       expect(encode(stateAtTime(copy, t))).toBe(encode(source.stateAt(t)));
     }
     // Re-exporting gives the same document, header aside.
-    const again = serializeTimelineFile(importer.exportFile(summary.id));
-    expect(again).toBe(serializeTimelineFile(exporter.exportFile(id)));
+    const again = serializeTimelineFile(await importer.exportFile(summary.id));
+    expect(again).toBe(serializeTimelineFile(await exporter.exportFile(id)));
   });
 
-  it('imports JSON text and base64 text', () => {
+  it('imports JSON text and base64 text', async () => {
     const store = recordedStore();
-    const service = new TimelinesService(store);
-    const { id } = service.save({ title: 't', from: START + 1_000, to: START + 3_000 });
-    const json = serializeTimelineFile(service.exportFile(id));
-    const a = service.importText(json);
-    const b = service.importText(gzipSync(json).toString('base64'));
-    const c = service.importText(Buffer.from(json).toString('base64'));
-    expect(service.get(a.id).events).toEqual(service.get(id).events);
-    expect(service.get(b.id).events).toEqual(service.get(id).events);
-    expect(service.get(c.id).initialState).toEqual(service.get(id).initialState);
+    const service = new TimelinesService(savedInStore(store));
+    const { id } = await service.save({ title: 't', from: START + 1_000, to: START + 3_000 });
+    const json = serializeTimelineFile(await service.exportFile(id));
+    const a = await service.importText(json);
+    const b = await service.importText(gzipSync(json).toString('base64'));
+    const c = await service.importText(Buffer.from(json).toString('base64'));
+    const original = await service.get(id);
+    expect((await service.get(a.id)).events).toEqual(original.events);
+    expect((await service.get(b.id)).events).toEqual(original.events);
+    expect((await service.get(c.id)).initialState).toEqual(original.initialState);
   });
 
-  it('refuses bad files with located errors and stores nothing', () => {
+  it('refuses bad files with located errors and stores nothing', async () => {
     const store = recordedStore();
-    const service = new TimelinesService(store);
-    const { id } = service.save({ title: 't', from: START + 1_000, to: START + 3_000 });
-    const json = serializeTimelineFile(service.exportFile(id));
+    const service = new TimelinesService(savedInStore(store));
+    const { id } = await service.save({ title: 't', from: START + 1_000, to: START + 3_000 });
+    const json = serializeTimelineFile(await service.exportFile(id));
     const before = store.stats().timelines;
     const doc = JSON.parse(json) as { events: { status?: unknown }[]; version: number };
     const withStatus = doc.events.findIndex((e) => e.status !== undefined);
     (doc.events[withStatus] as { status: unknown }).status = 'broken';
-    const located = thrown(TimelineFileError, () => service.importText(JSON.stringify(doc)));
+    const located = await thrown(TimelineFileError, () => service.importText(JSON.stringify(doc)));
     expect(located.code).toBe('INVALID');
     expect(located.issues[0]?.path).toBe(`events[${withStatus}].status`);
-    expect(thrown(TimelineFileError, () => service.importText(json.slice(0, 500))).code).toBe(
-      'MALFORMED_JSON',
-    );
     expect(
-      thrown(TimelineFileError, () => service.importBytes(gzipSync(json).subarray(0, 100))).code,
+      (await thrown(TimelineFileError, () => service.importText(json.slice(0, 500)))).code,
+    ).toBe('MALFORMED_JSON');
+    expect(
+      (await thrown(TimelineFileError, () => service.importBytes(gzipSync(json).subarray(0, 100))))
+        .code,
     ).toBe('BAD_GZIP');
-    expect(thrown(TimelineFileError, () => service.importText('not json')).issues[0]).toMatchObject(
-      { line: 1, column: 1 },
-    );
+    expect(
+      (await thrown(TimelineFileError, () => service.importText('not json'))).issues[0],
+    ).toMatchObject({ line: 1, column: 1 });
     expect(store.stats().timelines).toBe(before);
   });
 
-  it('refuses a gzip bomb with zlib, stopping at the limit', () => {
+  it('refuses a gzip bomb with zlib, stopping at the limit', async () => {
     const store = newStore();
-    const service = new TimelinesService(store);
+    const service = new TimelinesService(savedInStore(store));
     const bomb = gzipSync(Buffer.alloc(200 * 1024 * 1024));
     expect(bomb.length).toBeLessThan(400 * 1024);
     const started = performance.now();
-    const err = thrown(TimelineFileError, () => service.importBytes(bomb));
+    const err = await thrown(TimelineFileError, () => service.importBytes(bomb));
     expect(err.code).toBe('TOO_LARGE');
     expect(err.message).toMatch(/decompresses to more than 52428800 bytes/);
     // Stopping at 50 MiB, not inflating all 200: well under a second here.
@@ -200,23 +206,23 @@ describe('TimelinesService', () => {
     expect(store.stats().timelines).toBe(0);
   });
 
-  it('never stores a file it refuses, whatever is done to it', () => {
+  it('never stores a file it refuses, whatever is done to it', async () => {
     const store = recordedStore();
-    const service = new TimelinesService(store);
-    const { id } = service.save({ title: 't', from: START + 2_000, to: START + 4_000 });
-    const json = serializeTimelineFile(service.exportFile(id));
-    fc.assert(
-      fc.property(
+    const service = new TimelinesService(savedInStore(store));
+    const { id } = await service.save({ title: 't', from: START + 2_000, to: START + 4_000 });
+    const json = serializeTimelineFile(await service.exportFile(id));
+    await fc.assert(
+      fc.asyncProperty(
         fc.nat({ max: json.length - 1 }),
         fc.constantFrom('', '"', '}', '0', '\u0000', '{"x":1}'),
-        (at, insert) => {
+        async (at, insert) => {
           const before = store.stats().timelines;
           const mutated = json.slice(0, at) + insert + json.slice(at + 1);
           let stored = false;
           try {
-            const summary = service.importText(mutated);
+            const summary = await service.importText(mutated);
             stored = true;
-            const copy = service.get(summary.id);
+            const copy = await service.get(summary.id);
             expect(encode(stateAtTime(copy, copy.to))).toBe(
               encode(stateAtTime(parseTimelineText(mutated), copy.to)),
             );
@@ -230,11 +236,13 @@ describe('TimelinesService', () => {
     );
   });
 
-  it('needs a file-backed store to import', () => {
+  it('needs a file-backed store to import', async () => {
     const memory = openStore({ path: ':memory:' });
     stores.push(memory);
     const file: TimelineFile = sampleFile();
-    const err = thrown(PodscopeStoreError, () => new TimelinesService(memory).importFile(file));
+    const err = await thrown(PodscopeStoreError, () =>
+      new TimelinesService(savedInStore(memory)).importFile(file),
+    );
     expect(err.message).toMatch(/needs a store in a file/);
   });
 

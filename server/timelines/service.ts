@@ -1,6 +1,8 @@
 /**
- * Saved incident timelines over the store: save a period of the live recording, read, annotate,
- * delete, export as a file, import a file. Stateless: everything lives in the store.
+ * Saved incident timelines: save a period of the live recording, read, annotate, delete, export
+ * as a file, import a file. Stateless: everything lives in its storage (storage.ts) — the SQLite
+ * store of a data directory, or in cluster mode on PostgreSQL the cluster database every replica
+ * shares (postgres.ts).
  */
 import { gzipSync } from 'node:zlib';
 import {
@@ -21,18 +23,11 @@ import type {
   SaveTimelineInput,
   SavedTimeline,
   SavedTimelineSummary,
-  TimelineStore,
 } from '@/server/store';
 import type { SavedQuota } from '@/server/store/quota';
 import { decodeTextUpload, decodeUpload } from './decode';
+import type { SavedStorage } from './storage';
 import { PODSCOPE_VERSION } from './version';
-import { writeImportedTimeline } from './writer';
-
-/** The parts of TimelineStore the service uses. */
-export type TimelinesStore = Pick<
-  TimelineStore,
-  'path' | 'saveTimeline' | 'getTimeline' | 'listTimelines' | 'deleteTimeline' | 'addAnnotation'
->;
 
 export interface ExportedFile {
   body: Buffer;
@@ -53,9 +48,9 @@ export interface LiveRecording {
 export interface TimelinesOptions {
   version?: string;
   limits?: Partial<FileLimits>;
-  /** Quotas imports (and saves from a `recording`) must respect (saves: the store's own). */
+  /** Quotas imports (and saves from a `recording`) must respect (live saves: the store's own). */
   quota?: SavedQuota;
-  /** Save periods from this recording instead of the store's own live timeline. */
+  /** Save periods from this recording instead of the storage's own live timeline. */
   recording?: LiveRecording;
   now?: () => number;
 }
@@ -66,25 +61,31 @@ export class TimelinesService {
   private readonly version: string;
 
   constructor(
-    private readonly store: TimelinesStore,
+    private readonly storage: SavedStorage,
     private readonly options: TimelinesOptions = {},
   ) {
     this.version = options.version ?? PODSCOPE_VERSION;
   }
 
-  /** A period of the store's own live timeline. */
-  save(input: SaveTimelineInput): SavedTimelineSummary {
-    return this.store.saveTimeline(input);
+  /** A period of the storage's own live timeline (the store of `npm start`). */
+  async save(input: SaveTimelineInput): Promise<SavedTimelineSummary> {
+    if (!this.storage.saveLive)
+      throw new PodscopeStoreError(
+        this.storage.where,
+        'INVALID',
+        'no live timeline is recorded here to save a period of',
+      );
+    return this.storage.saveLive(input);
   }
 
-  /** A period of the live recording: the `recording` when there is one, else the store's. */
+  /** A period of the live recording: the `recording` when there is one, else the storage's. */
   async savePeriod(input: SaveTimelineInput): Promise<SavedTimelineSummary> {
     const { recording } = this.options;
     return recording ? this.saveFrom(recording, input) : this.save(input);
   }
 
   /**
-   * A period of a recording the store does not hold, stored as an import is: the state at
+   * A period of a recording the storage does not hold, stored as an import is: the state at
    * `from`, the events after it up to `to`, checked as an imported file is (limits included) —
    * so a period too large to save is refused whole, and nothing is stored.
    */
@@ -92,7 +93,7 @@ export class TimelinesService {
     recording: LiveRecording,
     input: SaveTimelineInput,
   ): Promise<SavedTimelineSummary> {
-    const path = this.store.path;
+    const path = this.storage.where;
     if (input.title.trim() === '')
       throw new PodscopeStoreError(path, 'INVALID', 'a saved timeline needs a title');
     if (input.to < input.from)
@@ -143,49 +144,43 @@ export class TimelinesService {
       if (!isTimelineFileError(err)) throw err;
       throw new PodscopeStoreError(path, 'TOO_LARGE', `the period cannot be saved: ${err.message}`);
     }
-    return writeImportedTimeline(path, file, createdAt, this.options.quota);
+    return this.storage.insert(file, createdAt, this.options.quota);
   }
 
-  list(): SavedTimelineSummary[] {
-    return this.store.listTimelines();
+  list(): Promise<SavedTimelineSummary[]> {
+    return this.storage.list();
   }
 
-  get(id: string): SavedTimeline {
-    return this.store.getTimeline(id);
+  get(id: string): Promise<SavedTimeline> {
+    return this.storage.get(id);
   }
 
   /** True when a saved timeline has this id (the share page answers 404 otherwise). */
-  exists(id: string): boolean {
-    return this.store.listTimelines().some((t) => t.id === id);
+  exists(id: string): Promise<boolean> {
+    return this.storage.exists(id);
   }
 
-  annotate(id: string, annotation: AnnotationInput): Annotation {
-    return this.store.addAnnotation(id, annotation);
+  annotate(id: string, annotation: AnnotationInput): Promise<Annotation> {
+    return this.storage.annotate(id, annotation);
   }
 
-  delete(id: string): boolean {
-    return this.store.deleteTimeline(id);
+  delete(id: string): Promise<boolean> {
+    return this.storage.delete(id);
   }
 
-  /** The saved timeline as a self-contained file (FORMAT.md). */
-  /** `saved`: the timeline as one viewer may see it (server/security/visible.ts); default: whole. */
-  exportFile(id: string, saved: SavedTimeline = this.store.getTimeline(id)): TimelineFile {
-    return buildTimelineFile({
-      title: saved.title,
-      notes: saved.notes,
-      createdAt: saved.createdAt,
-      from: saved.from,
-      to: saved.to,
-      initialState: saved.initialState,
-      events: saved.events,
-      annotations: saved.annotations,
-      podscope: this.version,
-      kind: 'saved',
-    });
+  /**
+   * The saved timeline as a self-contained file (FORMAT.md). `saved`: the timeline as one viewer
+   * may see it (server/security/visible.ts); default: whole.
+   */
+  async exportFile(id: string, saved?: SavedTimeline): Promise<TimelineFile> {
+    return fileOf(saved ?? (await this.storage.get(id)), this.version);
   }
 
-  exportBytes(id: string, options: { gzip?: boolean; saved?: SavedTimeline } = {}): ExportedFile {
-    const file = this.exportFile(id, options.saved);
+  async exportBytes(
+    id: string,
+    options: { gzip?: boolean; saved?: SavedTimeline } = {},
+  ): Promise<ExportedFile> {
+    const file = await this.exportFile(id, options.saved);
     const json = Buffer.from(serializeTimelineFile(file), 'utf8');
     const name = `${fileStem(file.title)}-${id.slice(0, 8)}.podscope.json`;
     if (options.gzip) {
@@ -194,24 +189,36 @@ export class TimelinesService {
     return { body: json, filename: name, contentType: 'application/json; charset=utf-8' };
   }
 
-  /** Validates and stores a file (plain or gzip bytes). Throws TimelineFileError, storing nothing. */
-  importBytes(bytes: Uint8Array): SavedTimelineSummary {
-    return this.store_(decodeUpload(bytes, this.options.limits));
+  /** Validates and stores a file (plain or gzip bytes). Rejects with TimelineFileError, storing nothing. */
+  async importBytes(bytes: Uint8Array): Promise<SavedTimelineSummary> {
+    return this.importFile(decodeUpload(bytes, this.options.limits));
   }
 
   /** Like importBytes, for JSON text or base64 (gzip or plain) sent as a string. */
-  importText(text: string): SavedTimelineSummary {
-    return this.store_(decodeTextUpload(text, this.options.limits));
+  async importText(text: string): Promise<SavedTimelineSummary> {
+    return this.importFile(decodeTextUpload(text, this.options.limits));
   }
 
   /** Stores an already-validated file. */
-  importFile(file: TimelineFile): SavedTimelineSummary {
-    return this.store_(file);
+  importFile(file: TimelineFile): Promise<SavedTimelineSummary> {
+    return this.storage.insert(file, file.createdAt, this.options.quota);
   }
+}
 
-  private store_(file: TimelineFile): SavedTimelineSummary {
-    return writeImportedTimeline(this.store.path, file, file.createdAt, this.options.quota);
-  }
+/** A saved timeline as a self-contained file (FORMAT.md). */
+function fileOf(saved: SavedTimeline, podscope: string): TimelineFile {
+  return buildTimelineFile({
+    title: saved.title,
+    notes: saved.notes,
+    createdAt: saved.createdAt,
+    from: saved.from,
+    to: saved.to,
+    initialState: saved.initialState,
+    events: saved.events,
+    annotations: saved.annotations,
+    podscope,
+    kind: 'saved',
+  });
 }
 
 /** Letters, digits and dashes from the title (any script), at most 60 characters. */

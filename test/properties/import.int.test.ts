@@ -24,6 +24,7 @@ import type { RuntimeClient } from '@/server/engine/runtime-client';
 import { engineStore } from '@/server/engine/store-adapter';
 import { openStore, type TimelineStore } from '@/server/store';
 import { TimelinesService } from '@/server/timelines/service';
+import { savedInStore } from '@/server/timelines/storage';
 import { createCaller } from '@/server/trpc/root';
 import { testContext } from '@/server/trpc/testing/context';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
@@ -132,7 +133,9 @@ describe('timelines.import through tRPC', () => {
   });
 
   it('a refused file stores nothing; an accepted one is stored once', async () => {
-    const caller = createCaller(testContext({ engine, timelines: new TimelinesService(store) }));
+    const caller = createCaller(
+      testContext({ engine, timelines: new TimelinesService(savedInStore(store)) }),
+    );
     const seen = new Set<boolean>();
     await fc.assert(
       fc.asyncProperty(mutation, fc.boolean(), async (ms, zipped) => {

@@ -4,7 +4,13 @@
  * --gzip, compresses it. Written to a temporary name and renamed, so no half file is left.
  */
 import { openStore } from '@/server/store';
-import { TimelinesService, dataDir, requireDataDir, writeAtomically } from '@/server/timelines';
+import {
+  TimelinesService,
+  dataDir,
+  requireDataDir,
+  savedInStore,
+  writeAtomically,
+} from '@/server/timelines';
 import type { Command } from '../command';
 import { UsageError } from '../command';
 import { parse } from '../lib/args';
@@ -37,7 +43,7 @@ export const exportCommand: Command = {
     const store = openStore({ path: dir });
     try {
       const gzip = values.gzip || values.out.endsWith('.gz');
-      const file = new TimelinesService(store).exportBytes(id, { gzip });
+      const file = await new TimelinesService(savedInStore(store)).exportBytes(id, { gzip });
       await writeAtomically(values.out, file.body);
       if (values.out !== '-')
         process.stderr.write(`wrote ${values.out} (${file.body.length} bytes)\n`);

@@ -162,8 +162,8 @@ describe('podscope import / export', () => {
     expect(existsSync(join(dir, 'x.json'))).toBe(false);
   });
 
-  it('replay imports the file into a temporary data directory and links to its share page', () => {
-    const setup = prepareReplay(sampleFile(), {
+  it('replay imports the file into a temporary data directory and links to its share page', async () => {
+    const setup = await prepareReplay(sampleFile(), {
       path: 'f.json',
       host: '127.0.0.1',
       port: '3999',

@@ -6,7 +6,13 @@
  */
 import { TimelineFileError, inertText } from '@/lib/timeline/file';
 import { openStore } from '@/server/store';
-import { TimelinesService, dataDir, readTimelineFileFrom, refusalLines } from '@/server/timelines';
+import {
+  TimelinesService,
+  dataDir,
+  savedInStore,
+  readTimelineFileFrom,
+  refusalLines,
+} from '@/server/timelines';
 import type { Command } from '../command';
 import { UsageError } from '../command';
 import { parse } from '../lib/args';
@@ -41,7 +47,7 @@ export const importCommand: Command = {
     }
     const store = openStore({ path: dataDir(values.data) });
     try {
-      const saved = new TimelinesService(store).importFile(file);
+      const saved = await new TimelinesService(savedInStore(store)).importFile(file);
       process.stderr.write(
         `imported "${inertText(saved.title, { max: 80 })}": ${saved.eventCount} events, ${saved.annotationCount} annotations\n`,
       );

@@ -10,7 +10,12 @@ import { join, resolve } from 'node:path';
 import { TimelineFileError, type TimelineFile } from '@/lib/timeline/file';
 import { isLocale, LOCALES, type Locale } from '@/lib/i18n/locales';
 import { openStore } from '@/server/store';
-import { TimelinesService, readTimelineFileFrom, refusalLines } from '@/server/timelines';
+import {
+  TimelinesService,
+  readTimelineFileFrom,
+  refusalLines,
+  savedInStore,
+} from '@/server/timelines';
 import type { Command } from '../command';
 import { UsageError } from '../command';
 import { parse } from '../lib/args';
@@ -30,17 +35,17 @@ export interface ReplaySetup {
 }
 
 /** Imports the file into a new temporary data directory and builds the server's environment. */
-export function prepareReplay(
+export async function prepareReplay(
   file: TimelineFile,
   options: { path: string; host: string; port: string; lang: Locale },
-): ReplaySetup {
+): Promise<ReplaySetup> {
   const dir = mkdtempSync(join(tmpdir(), 'podscope-replay-'));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   try {
     const store = openStore({ path: dir });
     let id: string;
     try {
-      id = new TimelinesService(store).importFile(file).id;
+      id = (await new TimelinesService(savedInStore(store)).importFile(file)).id;
     } finally {
       store.close();
     }
@@ -84,7 +89,7 @@ export const replayCommand: Command = {
       );
       return 1;
     }
-    const setup = prepareReplay(file, {
+    const setup = await prepareReplay(file, {
       path,
       host: values.host,
       port: values.port,

@@ -15,6 +15,7 @@
  * seq would get a second row on PostgreSQL — the console's reader drops it by seq anyway.)
  */
 import { sql, type Kysely, type Migration } from 'kysely';
+import { savedTimelinesMigration } from './saved';
 
 export type Dialect = 'postgres' | 'sqlite';
 
@@ -129,4 +130,6 @@ export const MIGRATIONS = (dialect: Dialect): Record<string, Migration> => ({
       await db.schema.dropTable('cluster_checkpoints').execute();
     },
   },
+  // Saved timelines shared by every replica (PostgreSQL only; saved.ts).
+  '0003_saved_timelines': savedTimelinesMigration(dialect),
 });

@@ -6,7 +6,7 @@ import { serializeTimelineFile } from '@/lib/timeline/file';
 import { openStore, type TimelineStore } from '@/server/store';
 import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 import { ManualClock, tempDir } from '@/server/store/testing/testkit';
-import { TimelinesService } from '@/server/timelines';
+import { TimelinesService, savedInStore } from '@/server/timelines';
 import { createCaller } from '../root';
 import { testContext } from '../testing/context';
 
@@ -28,7 +28,7 @@ beforeEach(() => {
     batchMax: 10,
   });
   for (const b of workload.batches(300)) store.append(b);
-  caller = createCaller(testContext({ timelines: new TimelinesService(store) }));
+  caller = createCaller(testContext({ timelines: new TimelinesService(savedInStore(store)) }));
 });
 afterEach(() => {
   store.close();
@@ -110,7 +110,9 @@ describe('timelines router', () => {
       from: START + 1_000,
       to: START + 8_000,
     });
-    const json = serializeTimelineFile(new TimelinesService(store).exportFile(saved.id));
+    const json = serializeTimelineFile(
+      await new TimelinesService(savedInStore(store)).exportFile(saved.id),
+    );
     const ok = await caller.timelines.import({ file: gzipSync(json).toString('base64') });
     expect(ok.ok).toBe(true);
     if (ok.ok)

@@ -84,36 +84,33 @@ function toTrpcError(err: unknown): unknown {
         ? 'BAD_REQUEST'
         : err.code === 'QUOTA'
           ? 'PRECONDITION_FAILED'
-          : 'INTERNAL_SERVER_ERROR';
+          : err.code === 'UNAVAILABLE'
+            ? 'SERVICE_UNAVAILABLE'
+            : 'INTERNAL_SERVER_ERROR';
   return new TRPCError({ code, message: err.publicMessage, cause: err });
 }
 
-/** Runs a store call, turning its errors into TRPCErrors. */
-function guard<T>(fn: () => T): T {
+/** Runs a storage call, turning its errors into TRPCErrors. */
+async function guard<T>(fn: () => Promise<T>): Promise<T> {
   try {
-    return fn();
+    return await fn();
   } catch (err) {
     throw toTrpcError(err);
   }
 }
 
 export const timelinesRouter = router({
-  save: mutationProcedure.input(saveInput).mutation(async ({ ctx, input }) => {
-    try {
-      return await ctx.timelines.savePeriod(input);
-    } catch (err) {
-      throw toTrpcError(err);
-    }
-  }),
+  save: mutationProcedure
+    .input(saveInput)
+    .mutation(({ ctx, input }) => guard(() => ctx.timelines.savePeriod(input))),
 
   list: readProcedure.query(({ ctx }) => guard(() => ctx.timelines.list())),
 
-  get: readProcedure.input(z.object({ id: timelineId })).query(async ({ ctx, input }) =>
-    visibleTimeline(
-      ctx.viewer,
-      guard(() => ctx.timelines.get(input.id)),
+  get: readProcedure
+    .input(z.object({ id: timelineId }))
+    .query(async ({ ctx, input }) =>
+      visibleTimeline(ctx.viewer, await guard(() => ctx.timelines.get(input.id))),
     ),
-  ),
 
   annotate: mutationProcedure
     .input(annotation.extend({ id: timelineId }))
@@ -122,8 +119,8 @@ export const timelinesRouter = router({
       return guard(() => ctx.timelines.annotate(id, a));
     }),
 
-  delete: mutationProcedure.input(z.object({ id: timelineId })).mutation(({ ctx, input }) => {
-    if (!guard(() => ctx.timelines.delete(input.id)))
+  delete: mutationProcedure.input(z.object({ id: timelineId })).mutation(async ({ ctx, input }) => {
+    if (!(await guard(() => ctx.timelines.delete(input.id))))
       throw new TRPCError({
         code: 'NOT_FOUND',
         message: `no saved timeline with id ${JSON.stringify(input.id)}`,
@@ -133,9 +130,9 @@ export const timelinesRouter = router({
 
   import: mutationProcedure
     .input(z.object({ file: z.string().min(1).max(MAX_IMPORT_CHARS) }))
-    .mutation(({ ctx, input }): ImportResult => {
+    .mutation(async ({ ctx, input }): Promise<ImportResult> => {
       try {
-        const timeline = ctx.timelines.importText(input.file);
+        const timeline = await ctx.timelines.importText(input.file);
         return { ok: true, id: timeline.id, timeline };
       } catch (err) {
         if (isTimelineFileError(err)) return { ok: false, error: err.toData() };

@@ -19,6 +19,7 @@ export default async function SharedTimelinePage({
   const { locale, id } = await params;
   setRequestLocale(locale);
   // An unknown id is a 404 page (issue 17), not a page that fails later in the browser.
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id) || !(await getRuntime()).timelines.exists(id)) notFound();
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id) || !(await (await getRuntime()).timelines.exists(id)))
+    notFound();
   return <SharedTimelineRoot id={id} view={viewFromSearchParams(await searchParams)} />;
 }

@@ -21,9 +21,18 @@ export async function GET(
     const { timelines } = podscope;
     return asViewer(req, podscope, 'read', async (viewer) => {
       const url = new URL(req.url);
-      if ((await viewer.seesAll()) || !/^[A-Za-z0-9_-]{1,64}$/.test(id) || !timelines.exists(id))
+      if (
+        (await viewer.seesAll()) ||
+        !/^[A-Za-z0-9_-]{1,64}$/.test(id) ||
+        !(await timelines.exists(id))
+      )
         return handleExport(timelines, id, url);
-      return handleExport(timelines, id, url, await visibleTimeline(viewer, timelines.get(id)));
+      return handleExport(
+        timelines,
+        id,
+        url,
+        await visibleTimeline(viewer, await timelines.get(id)),
+      );
     });
   });
 }

@@ -1,0 +1,68 @@
+/**
+ * Where saved timelines live, as the service (service.ts) sees it: one asynchronous interface,
+ * two homes — the SQLite store of a data directory (embedded mode, and a cluster on SQLite:
+ * `savedInStore` below), and the cluster database on PostgreSQL, shared by every console replica
+ * (postgres.ts, loaded only in cluster mode).
+ */
+import type { TimelineFile } from '@/lib/timeline/file';
+import type {
+  Annotation,
+  AnnotationInput,
+  SaveTimelineInput,
+  SavedTimeline,
+  SavedTimelineSummary,
+  TimelineStore,
+} from '@/server/store';
+import type { SavedQuota } from '@/server/store/quota';
+import { writeImportedTimeline } from './writer';
+
+export interface SavedStorage {
+  /** Where they live, for error messages (a database file, or a redacted PostgreSQL URL). */
+  readonly where: string;
+  /**
+   * Copies a period of this storage's own live timeline (the store of `npm start`); absent where
+   * the live recording lives elsewhere (the service then reads it from its `recording`).
+   */
+  readonly saveLive?: (input: SaveTimelineInput) => Promise<SavedTimelineSummary>;
+  /** Stores a validated file as a new saved timeline: all or nothing, within `quota`. */
+  insert(file: TimelineFile, createdAt: number, quota?: SavedQuota): Promise<SavedTimelineSummary>;
+  /** Newest first. */
+  list(): Promise<SavedTimelineSummary[]>;
+  /** Throws NOT_FOUND when there is no such timeline. */
+  get(id: string): Promise<SavedTimeline>;
+  exists(id: string): Promise<boolean>;
+  annotate(id: string, annotation: AnnotationInput): Promise<Annotation>;
+  /** False when there was no such timeline. */
+  delete(id: string): Promise<boolean>;
+}
+
+/** The parts of TimelineStore the SQLite storage uses. */
+export type TimelinesStore = Pick<
+  TimelineStore,
+  'path' | 'saveTimeline' | 'getTimeline' | 'listTimelines' | 'deleteTimeline' | 'addAnnotation'
+>;
+
+/**
+ * Saved timelines in a data directory's SQLite store (synchronous underneath). Imports are
+ * written through a second connection to the same file (writer.ts).
+ */
+export function savedInStore(store: TimelinesStore): SavedStorage {
+  const settled = <T>(fn: () => T): Promise<T> => {
+    try {
+      return Promise.resolve(fn());
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  };
+  return {
+    where: store.path,
+    saveLive: (input) => settled(() => store.saveTimeline(input)),
+    insert: (file, createdAt, quota) =>
+      settled(() => writeImportedTimeline(store.path, file, createdAt, quota)),
+    list: () => settled(() => store.listTimelines()),
+    get: (id) => settled(() => store.getTimeline(id)),
+    exists: (id) => settled(() => store.listTimelines().some((t) => t.id === id)),
+    annotate: (id, annotation) => settled(() => store.addAnnotation(id, annotation)),
+    delete: (id) => settled(() => store.deleteTimeline(id)),
+  };
+}
