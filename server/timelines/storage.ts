@@ -47,22 +47,17 @@ export type TimelinesStore = Pick<
  * written through a second connection to the same file (writer.ts).
  */
 export function savedInStore(store: TimelinesStore): SavedStorage {
-  const settled = <T>(fn: () => T): Promise<T> => {
-    try {
-      return Promise.resolve(fn());
-    } catch (err) {
-      return Promise.reject(err as Error);
-    }
-  };
+  // A store error arrives as a rejection, as PostgreSQL's do.
+  const settle = <T>(fn: () => T): Promise<T> => Promise.resolve().then(fn);
   return {
     where: store.path,
-    saveLive: (input) => settled(() => store.saveTimeline(input)),
+    saveLive: (input) => settle(() => store.saveTimeline(input)),
     insert: (file, createdAt, quota) =>
-      settled(() => writeImportedTimeline(store.path, file, createdAt, quota)),
-    list: () => settled(() => store.listTimelines()),
-    get: (id) => settled(() => store.getTimeline(id)),
-    exists: (id) => settled(() => store.listTimelines().some((t) => t.id === id)),
-    annotate: (id, annotation) => settled(() => store.addAnnotation(id, annotation)),
-    delete: (id) => settled(() => store.deleteTimeline(id)),
+      settle(() => writeImportedTimeline(store.path, file, createdAt, quota)),
+    list: () => settle(() => store.listTimelines()),
+    get: (id) => settle(() => store.getTimeline(id)),
+    exists: (id) => settle(() => store.listTimelines().some((t) => t.id === id)),
+    annotate: (id, annotation) => settle(() => store.addAnnotation(id, annotation)),
+    delete: (id) => settle(() => store.deleteTimeline(id)),
   };
 }

@@ -62,6 +62,9 @@ export async function openDatabase(
     });
     // An idle client losing its server (PostgreSQL restarted) must not crash the process.
     pool.on('error', () => {});
+    // Nor one in use (a transaction cut mid-way): the pool listens only to idle ones, and its
+    // query fails anyway, so the caller hears of it. Without this, pg emits an unhandled 'error'.
+    pool.on('connect', (client) => client.on('error', () => {}));
     db = new Kysely<TimelineDatabase>({ dialect: new PostgresDialect({ pool }) });
   } else {
     const path = options.path ?? '.podscope/cluster.db';
