@@ -75,7 +75,8 @@ export interface SavedTimelinesDeps {
   quota?: SavedQuota;
 }
 
-interface TimelineRow {
+/** A saved timeline's summary columns (the cluster database's saved tables use the same names). */
+export interface TimelineRow {
   id: string;
   title: string;
   notes: string;
@@ -88,7 +89,7 @@ interface TimelineRow {
   annotation_count: number;
 }
 
-interface AnnotationRow {
+export interface AnnotationRow {
   id: number;
   timeline_id: string;
   t: number;
@@ -340,7 +341,7 @@ export function notFound(path: string, id: string): PodscopeStoreError {
   );
 }
 
-function toSummary(r: TimelineRow): SavedTimelineSummary {
+export function toSummary(r: TimelineRow): SavedTimelineSummary {
   return {
     id: r.id,
     title: r.title,
@@ -355,7 +356,7 @@ function toSummary(r: TimelineRow): SavedTimelineSummary {
   };
 }
 
-function toAnnotation(r: AnnotationRow): Annotation {
+export function toAnnotation(r: AnnotationRow): Annotation {
   return {
     id: r.id,
     timelineId: r.timeline_id,

@@ -11,11 +11,10 @@
  * Loaded only in cluster mode with PODSCOPE_DATABASE_URL (server/runtime): `npm start` never
  * imports it. Errors are PodscopeStoreErrors whose path is the redacted database URL.
  */
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { encode } from '@/lib/timeline/codec';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { TimelineEvent } from '@/lib/timeline/events';
-import { timelineTimes, type TimelineFile } from '@/lib/timeline/file';
-import type { SavedAnnotationsTable, SavedTables } from '@/server/cluster/timeline/saved';
+import type { TimelineFile } from '@/lib/timeline/file';
+import type { SavedTables } from '@/server/cluster/timeline/saved';
 import type { TimelineDatabase } from '@/server/cluster/timeline/schema';
 import type { ClusterTimeline } from '@/server/cluster/timeline/timeline';
 import {
@@ -29,9 +28,10 @@ import {
 } from '@/server/store';
 import { fastDecode } from '@/server/store/decode';
 import { checkQuota, type SavedQuota } from '@/server/store/quota';
-import { decodeSnapshot, encodeSnapshot } from '@/server/store/snapshot';
-import { checkAnnotation, newTimelineId, notFound } from '@/server/store/timelines';
+import { decodeSnapshot } from '@/server/store/snapshot';
+import { checkAnnotation, notFound, toAnnotation, toSummary } from '@/server/store/timelines';
 import type { SavedStorage } from './storage';
+import { importedRows } from './writer';
 
 /** Rows per INSERT statement (PostgreSQL allows 65,535 parameters; 4 or 6 columns each). */
 const ROWS_PER_STATEMENT = 1_000;
@@ -62,18 +62,10 @@ export class PostgresSavedTimelines implements SavedStorage {
     createdAt: number,
     quota?: SavedQuota,
   ): Promise<SavedTimelineSummary> {
-    const id = newTimelineId();
-    const fromSeq = file.initialState.seq;
-    const toSeq = file.events.at(-1)?.seq ?? fromSeq;
-    const times = timelineTimes(file);
-    const { codec, body } = encodeSnapshot(file.initialState);
-    const events = file.events.map((e, i) => ({
-      timeline_id: id,
-      seq: e.seq,
-      t: times[i] ?? e.t,
-      body: encode(e),
-    }));
-    const bytes = events.reduce((n, e) => n + Buffer.byteLength(e.body, 'utf8'), body.length);
+    const rows = importedRows(file, createdAt);
+    const { id } = rows.summary;
+    const events = rows.events.map((e) => ({ timeline_id: id, ...e }));
+    const bytes = events.reduce((n, e) => n + Buffer.byteLength(e.body, 'utf8'), rows.state.length);
     await this.run(`storing timeline "${file.title}"`, 'nothing was stored', (db) =>
       db.transaction().execute(async (tx) => {
         // Inserts wait here for each other, on every replica: the count below is then exact.
@@ -87,11 +79,11 @@ export class PostgresSavedTimelines implements SavedStorage {
             notes: file.notes,
             from_t: file.from,
             to_t: file.to,
-            from_seq: fromSeq,
-            to_seq: toSeq,
+            from_seq: rows.summary.fromSeq,
+            to_seq: rows.summary.toSeq,
             created_at: createdAt,
-            initial_codec: codec,
-            initial_state: body,
+            initial_codec: rows.codec,
+            initial_state: rows.state,
             event_count: events.length,
             bytes,
           })
@@ -116,18 +108,7 @@ export class PostgresSavedTimelines implements SavedStorage {
             .execute();
       }),
     );
-    return {
-      id,
-      title: file.title,
-      notes: file.notes,
-      from: file.from,
-      to: file.to,
-      fromSeq,
-      toSeq,
-      createdAt,
-      eventCount: events.length,
-      annotationCount: file.annotations.length,
-    };
+    return rows.summary;
   }
 
   list(): Promise<SavedTimelineSummary[]> {
@@ -256,12 +237,10 @@ function summaries(db: Db | Transaction<Tables>) {
       'created_at',
       'event_count',
     ])
-    .select((eb) =>
-      eb
-        .selectFrom('saved_annotations')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('saved_annotations.timeline_id', '=', 'saved_timelines.id')
-        .as('annotation_count'),
+    .select(
+      sql<number>`(SELECT count(*) FROM saved_annotations a WHERE a.timeline_id = saved_timelines.id)`.as(
+        'annotation_count',
+      ),
     );
 }
 
@@ -278,46 +257,6 @@ async function totalsWith(
     ])
     .executeTakeFirstOrThrow();
   return { count: Number(row.count) + 1, bytes: Number(row.bytes) + bytes };
-}
-
-interface SummaryRow {
-  id: string;
-  title: string;
-  notes: string;
-  from_t: number;
-  to_t: number;
-  from_seq: number;
-  to_seq: number;
-  created_at: number;
-  event_count: number;
-  annotation_count: number | null;
-}
-
-function toSummary(r: SummaryRow): SavedTimelineSummary {
-  return {
-    id: r.id,
-    title: r.title,
-    notes: r.notes,
-    from: r.from_t,
-    to: r.to_t,
-    fromSeq: r.from_seq,
-    toSeq: r.to_seq,
-    createdAt: r.created_at,
-    eventCount: r.event_count,
-    annotationCount: Number(r.annotation_count ?? 0),
-  };
-}
-
-function toAnnotation(r: Selectable<SavedAnnotationsTable>): Annotation {
-  return {
-    id: r.id,
-    timelineId: r.timeline_id,
-    t: r.t,
-    ...(r.entity === null ? {} : { entity: r.entity }),
-    text: r.text,
-    ...(r.author === null ? {} : { author: r.author }),
-    createdAt: r.created_at,
-  };
 }
 
 /** PostgreSQL's SQLSTATE, or Node's error code for a failed connection (ECONNREFUSED …). */

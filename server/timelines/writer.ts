@@ -17,6 +17,31 @@ import { recordSizeAndCheckQuota, type SavedQuota } from '@/server/store/quota';
 import { encodeSnapshot } from '@/server/store/snapshot';
 import { newTimelineId } from '@/server/store/timelines';
 
+/**
+ * What storing a file as a saved timeline writes, in either database (here, and the cluster
+ * database's postgres.ts): its summary under a new id, its initial state encoded, its events
+ * encoded with their timeline times.
+ */
+export function importedRows(file: TimelineFile, createdAt: number) {
+  const fromSeq = file.initialState.seq;
+  const times = timelineTimes(file);
+  const { codec, body } = encodeSnapshot(file.initialState);
+  const summary: SavedTimelineSummary = {
+    id: newTimelineId(),
+    title: file.title,
+    notes: file.notes,
+    from: file.from,
+    to: file.to,
+    fromSeq,
+    toSeq: file.events.at(-1)?.seq ?? fromSeq,
+    createdAt,
+    eventCount: file.events.length,
+    annotationCount: file.annotations.length,
+  };
+  const events = file.events.map((e, i) => ({ seq: e.seq, t: times[i] ?? e.t, body: encode(e) }));
+  return { summary, codec, state: body, events };
+}
+
 export function writeImportedTimeline(
   dbPath: string,
   file: TimelineFile,
@@ -39,11 +64,8 @@ export function writeImportedTimeline(
   try {
     db.pragma('busy_timeout = 5000');
     db.pragma('foreign_keys = ON');
-    const id = newTimelineId();
-    const fromSeq = file.initialState.seq;
-    const toSeq = file.events.at(-1)?.seq ?? fromSeq;
-    const times = timelineTimes(file);
-    const { codec, body } = encodeSnapshot(file.initialState);
+    const { summary, codec, state, events } = importedRows(file, createdAt);
+    const { id } = summary;
     const insertTimeline = db.prepare(
       `INSERT INTO timelines (id, title, notes, from_t, to_t, from_seq, to_seq, created_at,
          initial_codec, initial_state, event_count)
@@ -58,37 +80,14 @@ export function writeImportedTimeline(
       'INSERT INTO annotations (timeline_id, t, entity, text, author, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
     db.transaction(() => {
-      insertTimeline.run({
-        id,
-        title: file.title,
-        notes: file.notes,
-        from: file.from,
-        to: file.to,
-        fromSeq,
-        toSeq,
-        createdAt,
-        codec,
-        state: body,
-        eventCount: file.events.length,
-      });
-      file.events.forEach((e, i) => insertEvent.run(id, e.seq, times[i] ?? e.t, encode(e)));
+      insertTimeline.run({ ...summary, codec, state });
+      for (const e of events) insertEvent.run(id, e.seq, e.t, e.body);
       for (const a of file.annotations)
         insertAnnotation.run(id, a.t, a.entity ?? null, a.text, a.author ?? null, createdAt);
       // Over a quota this throws, and the transaction stores nothing.
       recordSizeAndCheckQuota(db, dbPath, id, quota);
     }).immediate();
-    return {
-      id,
-      title: file.title,
-      notes: file.notes,
-      from: file.from,
-      to: file.to,
-      fromSeq,
-      toSeq,
-      createdAt,
-      eventCount: file.events.length,
-      annotationCount: file.annotations.length,
-    };
+    return summary;
   } catch (err) {
     throw wrapError(dbPath, `importing timeline "${file.title}"`, err, 'nothing was stored');
   } finally {
