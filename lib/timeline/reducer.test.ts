@@ -268,3 +268,118 @@ describe('reduce with hostile names', () => {
     },
   );
 });
+
+describe('reduceAll', () => {
+  const oneByOne = (start: ReturnType<typeof emptyState>, batch: TimelineEvent[]) => {
+    let s = start;
+    for (const e of batch) s = reduce(s, e);
+    return s;
+  };
+  // Two nodes and pods with ordinary and hostile names, added, changed, removed and added again
+  // within one batch: every in-place path (node map, node view, pod map) runs more than once.
+  const names = ['a', '__proto__', 'constructor'];
+  const batch: TimelineEvent[] = [];
+  let seq = 0;
+  const push = (e: Omit<TimelineEvent, 'seq'>) => batch.push({ ...e, seq: ++seq } as TimelineEvent);
+  for (const node of ['n1', '__proto__'])
+    push({ t: 1, node, kind: 'node', type: 'NodeAdded', endpoint: `unix:///${node}.sock` });
+  for (const node of ['n1', '__proto__'])
+    for (const uid of names) {
+      push({ t: 2, node, kind: 'pod', type: 'PodAdded', podUid: uid, pod: pod(uid, { node }) });
+      push({ t: 3, node, kind: 'cri', type: 'ContainerStarted', source: 'relist', podUid: uid });
+      push({
+        t: 3,
+        node,
+        kind: 'container',
+        type: 'ContainerStateChanged',
+        podUid: uid,
+        list: 'regular',
+        name: 'web',
+        status: running('web'),
+      });
+      push({ t: 4, node, kind: 'pod', type: 'PodPhaseChanged', podUid: uid, phase: 'Running' });
+      push({
+        t: 4,
+        node,
+        kind: 'pod',
+        type: 'PodConditionChanged',
+        podUid: uid,
+        condition: { type: 'Ready', status: 'True' },
+      });
+      push({
+        t: 5,
+        node,
+        kind: 'pod',
+        type: 'PodUpdated',
+        podUid: uid,
+        patch: { nextRestartAt: { web: 9 } },
+      });
+    }
+  push({ t: 6, node: 'n1', kind: 'node', type: 'NodeUpdated', health: { connected: true } });
+  push({ t: 6, node: 'n1', kind: 'pod', type: 'PodRemoved', podUid: '__proto__' });
+  push({
+    t: 7,
+    node: 'n1',
+    kind: 'pod',
+    type: 'PodAdded',
+    podUid: '__proto__',
+    pod: pod('__proto__'),
+  });
+  push({
+    t: 7,
+    node: '__proto__',
+    kind: 'node',
+    type: 'NodeConditionChanged',
+    condition: { type: 'Ready', status: 'True' },
+  });
+  push({ t: 8, node: '__proto__', kind: 'node', type: 'NodeRemoved' });
+  push({
+    t: 8,
+    node: 'n1',
+    kind: 'container',
+    type: 'ContainerRemoved',
+    podUid: 'a',
+    list: 'regular',
+    name: 'web',
+  });
+
+  it('folds a batch into the same state as reduce event by event', () => {
+    for (let cut = 0; cut <= batch.length; cut += 5) {
+      const start = oneByOne(emptyState(), batch.slice(0, cut));
+      const rest = batch.slice(cut);
+      const together = reduceAll(start, rest);
+      const apart = oneByOne(start, rest);
+      expect(together).toEqual(apart);
+      expect(JSON.stringify(together)).toBe(JSON.stringify(apart));
+      expect(Object.getPrototypeOf(together.nodes)).toBe(Object.prototype);
+      const n1 = Object.getOwnPropertyDescriptor(together.nodes, 'n1')?.value;
+      if (n1) expect(Object.getPrototypeOf(n1.pods)).toBe(Object.prototype);
+    }
+  });
+
+  it('leaves the state it starts from unchanged, and shares what the batch did not touch', () => {
+    const start = oneByOne(emptyState(), batch.slice(0, 20));
+    const before = structuredClone(start);
+    const startN1 = start.nodes.n1;
+    const untouched = startN1?.pods.constructor;
+    const next = reduceAll(start, [
+      {
+        seq: 21,
+        t: 9,
+        node: 'n1',
+        kind: 'pod',
+        type: 'PodPhaseChanged',
+        podUid: 'a',
+        phase: 'Failed',
+      },
+      { seq: 22, t: 9, node: 'n1', kind: 'pod', type: 'PodRemoved', podUid: 'a' },
+      { seq: 23, t: 9, node: 'n1', kind: 'pod', type: 'PodAdded', podUid: 'b', pod: pod('b') },
+    ]);
+    expect(start).toEqual(before);
+    expect(start.nodes.n1).toBe(startN1);
+    expect(next.nodes.n1).not.toBe(startN1);
+    expect(next.nodes.n1?.pods).not.toBe(startN1?.pods);
+    expect(next.nodes.n1?.pods.constructor).toBe(untouched);
+    expect(Object.keys(next.nodes.n1?.pods ?? {})).toEqual(['__proto__', 'constructor', 'b']);
+  });
+});

@@ -22,7 +22,7 @@
 import type { BackoffState, FeatureGates } from '@/lib/kubelet';
 import type { RuntimeInfo } from '@/lib/kubelet/runtime';
 import type { TimelineEvent, UnsequencedEvent } from '@/lib/timeline/events';
-import { reduce } from '@/lib/timeline/reducer';
+import { reduceAll } from '@/lib/timeline/reducer';
 import { own, type ClusterState, type NodeView } from '@/lib/timeline/state';
 import type { LogFn, LogLevel } from '@/server/log';
 import { DueDeadlines } from './due';
@@ -204,7 +204,10 @@ export class NodeEngine {
 
   /** Folds events about this node recorded by someone else (drift, the API server's view). */
   observe(events: readonly TimelineEvent[]): void {
-    for (const e of events) if (e.node === this.name) this.state = reduce(this.state, e);
+    this.state = reduceAll(
+      this.state,
+      events.filter((e) => e.node === this.name),
+    );
   }
 
   /** Takes this view as its own (the recorder shrank events too large for the store). */
@@ -262,7 +265,7 @@ export class NodeEngine {
 
   private emitNumbered(batch: TimelineEvent[]): void {
     if (batch.length === 0) return;
-    for (const e of batch) this.state = reduce(this.state, e);
+    this.state = reduceAll(this.state, batch);
     this.options.onEvents(batch);
   }
 

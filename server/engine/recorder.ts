@@ -19,7 +19,7 @@
  * Invariant: working = reduce(committed, pending).
  */
 import type { TimelineEvent, UnsequencedEvent } from '@/lib/timeline/events';
-import { reduce, reduceAll } from '@/lib/timeline/reducer';
+import { reduceAll } from '@/lib/timeline/reducer';
 import { emptyState, type ClusterState } from '@/lib/timeline/state';
 import type { RangeQuery } from './api';
 import type { Clock } from './node-watcher';
@@ -105,10 +105,8 @@ export class Recorder {
   /** Folds and commits events numbered by nextSeq(), in order. */
   commit(events: readonly TimelineEvent[]): void {
     if (events.length === 0) return;
-    for (const e of events) {
-      this.workingState = reduce(this.workingState, e);
-      this.options.counted?.(e);
-    }
+    this.workingState = reduceAll(this.workingState, events);
+    if (this.options.counted) for (const e of events) this.options.counted(e);
     this.pending.push(...events);
     this.flush();
   }

@@ -9,7 +9,7 @@
  */
 import type { Database as Db, Transaction } from 'better-sqlite3';
 import {
-  reduce,
+  reduceAll,
   type ClusterState,
   type TimelineEvent,
   type UnsequencedEvent,
@@ -212,7 +212,7 @@ export class TimelineStore {
     const last = batch.rows[batch.rows.length - 1];
     if (!last) return { batch, bytesSinceCheckpoint };
     this.meta.setHigh(last.seq, batch.lastT);
-    if (live) for (const e of batch.events) live = reduce(live, e);
+    if (live) live = reduceAll(live, batch.events);
     if (!this.checkpointDue(last.seq - this.lastCheckpointSeq, bytesSinceCheckpoint))
       return live ? { batch, live, bytesSinceCheckpoint } : { batch, bytesSinceCheckpoint };
     // Reads inside this transaction see the rows just inserted.
