@@ -9,12 +9,15 @@ import {
   backoffGet,
   backoffKey,
   backoffNext,
+  backoffNextAll,
   backoffReset,
   containerBackoff,
   formatPod,
   isInBackOffSince,
   isInBackOffSinceUpdate,
   newBackoff,
+  recordRestart,
+  recordRestarts,
 } from './backoff';
 
 /** Restarts a container whose runs last `runMs` each, as doBackOff does; returns the windows (s). */
@@ -174,5 +177,35 @@ describe('backoff', () => {
     const pod = { name: 'web', namespace: 'default', uid: 'u1' };
     expect(backoffKey(pod, 'app', '3f2a')).toBe('web_default_u1_app_3f2a');
     expect(formatPod(pod)).toBe('web_default(u1)');
+  });
+
+  it('several Next calls at once reach the state of the calls one by one, and leave the input alone', () => {
+    const start = backoffNext(newBackoff(10, 80), 'b', 0, 0);
+    const steps = [
+      { id: 'a', eventTimeMs: 0, nowMs: 5 },
+      { id: 'b', eventTimeMs: 5, nowMs: 10 },
+      { id: 'a', eventTimeMs: 10, nowMs: 20 },
+      { id: '__proto__', eventTimeMs: 10, nowMs: 20 },
+      { id: 'b', eventTimeMs: 500, nowMs: 600 }, // past 2 × max: from the start again
+    ];
+    let oneByOne = start;
+    for (const st of steps) oneByOne = backoffNext(oneByOne, st.id, st.eventTimeMs, st.nowMs);
+    const together = backoffNextAll(start, steps);
+    expect(together).toEqual(oneByOne);
+    expect(Object.keys(together.entries)).toEqual(Object.keys(oneByOne.entries));
+    expect(backoffGet(together, 'a')).toBe(20);
+    expect(backoffGet(together, 'b')).toBe(10);
+    expect(backoffGet(together, '__proto__')).toBe(10);
+    expect(Object.getPrototypeOf(together.entries)).toBe(Object.prototype);
+    expect(Object.keys(start.entries)).toEqual(['b']);
+
+    const ref = { podUid: 'u1', container: 'app' };
+    const restarts = [
+      { ref, previousExitAt: 0, restartAt: 10 },
+      { ref, previousExitAt: 20, restartAt: 40 },
+    ];
+    expect(recordRestarts(start, restarts)).toEqual(
+      recordRestart(recordRestart(start, ref, 0, 10), ref, 20, 40),
+    );
   });
 });

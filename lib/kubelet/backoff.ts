@@ -135,13 +135,43 @@ export function backoffNext(
   eventTimeMs: number,
   nowMs: number,
 ): BackoffState {
+  return backoffNextAll(state, [{ id, eventTimeMs, nowMs }]);
+}
+
+/** One Next call: the entry's id, the event time and the time of the call. */
+export interface BackoffStep {
+  id: string;
+  eventTimeMs: number;
+  nowMs: number;
+}
+
+/**
+ * Next for several ids in order: the state `backoffNext` would reach one call at a time, with
+ * the entries copied once (a node's table holds an entry per restarted container, and one relist
+ * can see many restarts).
+ */
+export function backoffNextAll(
+  state: BackoffState | undefined,
+  steps: readonly BackoffStep[],
+): BackoffState {
   const s = normalize(state);
-  const e = entryOf(s, id);
-  const backoffMs =
-    !e || expired(s, finite(eventTimeMs, nowMs), e.lastUpdateMs)
-      ? s.initialMs
-      : Math.min(e.backoffMs * 2, s.maxMs);
-  return { ...s, entries: { ...s.entries, [id]: { backoffMs, lastUpdateMs: finite(nowMs, 0) } } };
+  const entries: Record<string, BackoffEntry> = { ...s.entries };
+  const next = { ...s, entries };
+  for (const { id, eventTimeMs, nowMs } of steps) {
+    const e = entryOf(next, id);
+    const backoffMs =
+      !e || expired(s, finite(eventTimeMs, nowMs), e.lastUpdateMs)
+        ? s.initialMs
+        : Math.min(e.backoffMs * 2, s.maxMs);
+    // An own property whatever the id ("__proto__" included), as a spread would write it.
+    Object.defineProperty(entries, id, {
+      value: { backoffMs, lastUpdateMs: finite(nowMs, 0) },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return next;
 }
 
 /** Reset / DeleteEntry: forget id. */
@@ -240,4 +270,26 @@ export function recordRestart(
   restartAt: number,
 ): BackoffState {
   return backoffNext(state, backoffKeyFor(ref), previousExitAt, restartAt);
+}
+
+/** One restart an observer saw: recordRestart's arguments. */
+export interface Restart {
+  ref: BackoffRef;
+  previousExitAt: number;
+  restartAt: number;
+}
+
+/** recordRestart for each restart in order, as one update of the state. */
+export function recordRestarts(
+  state: BackoffState | undefined,
+  restarts: readonly Restart[],
+): BackoffState {
+  return backoffNextAll(
+    state,
+    restarts.map((r) => ({
+      id: backoffKeyFor(r.ref),
+      eventTimeMs: r.previousExitAt,
+      nowMs: r.restartAt,
+    })),
+  );
 }

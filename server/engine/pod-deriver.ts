@@ -6,8 +6,14 @@
  *
  * Holds state only; the node engine (node-engine.ts) numbers and emits what it returns.
  */
-import { backoffGC, containerBackoff, KUBELET_DEFAULTS, recordRestart } from '@/lib/kubelet';
-import type { BackoffState, FeatureGates, NodeReadiness, NodeTimings } from '@/lib/kubelet';
+import { backoffGC, containerBackoff, KUBELET_DEFAULTS, recordRestarts } from '@/lib/kubelet';
+import type {
+  BackoffState,
+  FeatureGates,
+  NodeReadiness,
+  NodeTimings,
+  Restart,
+} from '@/lib/kubelet';
 import type { RuntimePodStatus } from '@/lib/kubelet/runtime';
 import type { UnsequencedEvent } from '@/lib/timeline/events';
 import type { PodView } from '@/lib/timeline/state';
@@ -87,6 +93,7 @@ export class PodDeriver {
       this.backoff = backoffGC(this.backoff, o.finishedAt);
       this.lastGCAt = o.finishedAt;
     }
+    const restarts: Restart[] = [];
     for (const tr of o.transitions) {
       if (tr.type !== 'ContainerCreated' || !tr.container) continue;
       let previousExit: number | undefined;
@@ -97,13 +104,13 @@ export class PodDeriver {
           previousExit = Math.max(previousExit ?? 0, c.finishedAt);
       }
       if (previousExit === undefined) continue;
-      this.backoff = recordRestart(
-        this.backoff,
-        { podUid: tr.podUid, container: tr.container },
-        previousExit + this.clockOffset.ms,
-        o.finishedAt,
-      );
+      restarts.push({
+        ref: { podUid: tr.podUid, container: tr.container },
+        previousExitAt: previousExit + this.clockOffset.ms,
+        restartAt: o.finishedAt,
+      });
     }
+    if (restarts.length > 0) this.backoff = recordRestarts(this.backoff, restarts);
   }
 
   /** The pod's derived events: its runtime records now against its view as recorded. */
