@@ -281,3 +281,20 @@ describe('host IPs and their why', () => {
     expect(r.why.hostIPs).toBeUndefined();
   });
 });
+
+describe('canonicalIP and ipFamily read an address once', () => {
+  it('answer the same for an address asked again, after many others filled the memory of them', () => {
+    const asked = ['::ffff:10.0.0.1', '2001:DB8::0:1', '10.0.0.256', 'not-an-ip', ''];
+    const first = asked.map((a) => [canonicalIP(a), ipFamily(a)]);
+    expect(first).toEqual([
+      ['10.0.0.1', 4],
+      ['2001:db8::1', 6],
+      [undefined, undefined],
+      [undefined, undefined],
+      [undefined, undefined],
+    ]);
+    for (let i = 0; i < 3_000; i++) canonicalIP(`10.${i >> 8}.${i & 255}.7`);
+    expect(asked.map((a) => [canonicalIP(a), ipFamily(a)])).toEqual(first);
+    expect(asked.map((a) => [canonicalIP(a), ipFamily(a)])).toEqual(first);
+  });
+});

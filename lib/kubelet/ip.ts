@@ -109,14 +109,33 @@ export function formatIP(ip: ParsedIP): string {
   return `${hex(words.slice(0, bestStart))}::${hex(words.slice(bestStart + bestLen))}`;
 }
 
+/**
+ * Addresses already read, by their text: a node's host IPs go through canonicalIP and ipFamily
+ * for every pod of every relist, and an IPv6 parse is not free. Bounded (emptied when full):
+ * host and node IPs are few; anything else just misses.
+ */
+const known = new Map<string, { canonical: string | undefined; family: IPFamily | undefined }>();
+const KNOWN_MAX = 1_024;
+
+function read(s: string): { canonical: string | undefined; family: IPFamily | undefined } {
+  const hit = typeof s === 'string' ? known.get(s) : undefined;
+  if (hit) return hit;
+  const ip = parseIPSloppy(s);
+  const out = { canonical: ip ? formatIP(ip) : undefined, family: ip?.family };
+  if (typeof s === 'string' && s.length <= 64) {
+    if (known.size >= KNOWN_MAX) known.clear();
+    known.set(s, out);
+  }
+  return out;
+}
+
 /** The canonical form of an IP, or undefined when it is not one. */
 export function canonicalIP(s: string): string | undefined {
-  const ip = parseIPSloppy(s);
-  return ip ? formatIP(ip) : undefined;
+  return read(s).canonical;
 }
 
 export function ipFamily(s: string): IPFamily | undefined {
-  return parseIPSloppy(s)?.family;
+  return read(s).family;
 }
 
 /** sortPodIPs: the first IP of the node's family, then the first of the other; canonical. */
