@@ -99,4 +99,19 @@ describe('podFromSpecAnnotation', () => {
     expect(podFromSpecAnnotation(readySandbox())).toBeUndefined();
     expect(podFromSpecAnnotation(undefined)).toBeUndefined();
   });
+  it('reads an annotations map once, and again when its text changed', () => {
+    const text = (image: string) =>
+      JSON.stringify({ metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image }] } });
+    const sandbox = withSpec(text('one'));
+    const first = podFromSpecAnnotation(sandbox);
+    expect(first?.spec?.containers[0]?.image).toBe('one');
+    expect(podFromSpecAnnotation({ ...sandbox })).toBe(first); // a copy of the record, same map
+    expect(podFromSpecAnnotation(withSpec(text('one')))).not.toBe(first);
+    expect(podFromSpecAnnotation(withSpec(text('one')))).toEqual(first);
+    (sandbox.annotations as Record<string, string>)['podscope.dev/pod-spec'] = text('two');
+    expect(podFromSpecAnnotation(sandbox)?.spec?.containers[0]?.image).toBe('two');
+    (sandbox.annotations as Record<string, string>)['podscope.dev/pod-spec'] = '{';
+    expect(podFromSpecAnnotation(sandbox)).toBeUndefined();
+    expect(podFromSpecAnnotation(sandbox)).toBeUndefined();
+  });
 });

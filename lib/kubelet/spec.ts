@@ -124,17 +124,37 @@ function validContainers(raw: unknown, required: boolean): V1Container[] | undef
 const TIME_KEYS = new Set(['creationTimestamp', 'deletionTimestamp']);
 
 /**
+ * Pods already read from an annotations map (a sandbox's record keeps its map from relist to
+ * relist): the text they were read from and the result. Checked against the text each time.
+ */
+const readSpecs = new WeakMap<object, { text: string; pod: V1Pod | undefined }>();
+
+/**
  * The V1Pod the driver wrote on the sandbox (`podscope.dev/pod-spec`): metadata and spec, validated.
  * Invalid, oversized or missing → undefined. Status is never taken from the annotation.
+ *
+ * The text is parsed once per annotations map: every call for the same sandbox returns the same
+ * object, which callers must not change.
  */
 export function podFromSpecAnnotation(sandbox: RuntimeSandbox | undefined): V1Pod | undefined {
   try {
-    const text =
-      isObj(sandbox) && isRecord(sandbox.annotations)
-        ? sandbox.annotations[ANNOTATIONS.podSpec]
-        : undefined;
-    if (typeof text !== 'string' || text.length === 0 || text.length > MAX_SPEC_ANNOTATION_BYTES)
-      return undefined;
+    const annotations =
+      isObj(sandbox) && isRecord(sandbox.annotations) ? sandbox.annotations : undefined;
+    const text = annotations?.[ANNOTATIONS.podSpec];
+    if (!annotations || typeof text !== 'string') return undefined;
+    const read = readSpecs.get(annotations);
+    if (read?.text === text) return read.pod;
+    const pod = parseSpecAnnotation(text);
+    readSpecs.set(annotations, { text, pod });
+    return pod;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseSpecAnnotation(text: string): V1Pod | undefined {
+  try {
+    if (text.length === 0 || text.length > MAX_SPEC_ANNOTATION_BYTES) return undefined;
     const parsed: unknown = JSON.parse(text);
     if (!isRecord(parsed) || !isRecord(parsed.spec)) return undefined;
     const spec = parsed.spec;
