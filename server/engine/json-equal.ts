@@ -12,6 +12,18 @@ import { formatTime } from '@/lib/timeline/codec';
 
 /** The value JSON.stringify would write for `v` under `key`, as a comparable value. */
 function normal(v: unknown, key: string): unknown {
+  // Primitives first (most values): JSON.stringify looks for toJSON on objects only.
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+    case 'undefined':
+      return v;
+    case 'number':
+      return Number.isFinite(v) ? v + 0 : null;
+    case 'function':
+    case 'symbol':
+      return undefined;
+  }
   if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : formatTime(v);
   let x = v;
   if (
