@@ -8,7 +8,8 @@
  * cannot go below with grpc-js on this machine.
  *
  * Repetitions: `reps` blocks of `perRep` relists; each block gives a mean; the median of the
- * blocks is reported. Floor and engine blocks alternate, so drifting machine load hits both.
+ * blocks is reported. Both paths are warmed first (20 quiet, 100 churn relists, untimed). Floor
+ * and engine blocks alternate, so drifting machine load hits both.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -126,19 +127,23 @@ export async function benchRelist(options: RelistOptions = {}): Promise<RelistRe
         JSON.stringify(profile),
       );
       flameQuiet = summarize(profile);
-      stopProfile = await startProfile();
     }
     if (seqQuiet !== seqBefore)
       throw new Error(`quiet relists recorded ${seqQuiet - seqBefore} events`);
-    for (let r = 0; r < reps; r++) {
-      churn.push(
-        await timeBlock(
-          () => watcher.relist(),
-          () => sim.churn(churnCount, [node.name]),
-        ),
-      );
+    // Warm the churn path too (JIT of derivation, events, store writes), as the quiet one was
+    // warmed above: without it the first ~100 churn relists cost up to 2× the later ones, and a
+    // --quick run (45 timed) measured little else.
+    const churnOnce = () => sim.churn(churnCount, [node.name]);
+    for (let i = 0; i < 100; i++) {
+      await churnOnce();
+      await watcher.relist();
     }
-    const events = e.snapshot().seq - seqQuiet;
+    const seqChurn = e.snapshot().seq;
+    if (flameQuiet) stopProfile = await startProfile();
+    for (let r = 0; r < reps; r++) {
+      churn.push(await timeBlock(() => watcher.relist(), churnOnce));
+    }
+    const events = e.snapshot().seq - seqChurn;
     let flame: { quiet: FlameLine[]; churn: FlameLine[] } | undefined;
     if (stopProfile && options.profilePath && flameQuiet) {
       const profile = await stopProfile();
