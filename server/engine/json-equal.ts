@@ -10,7 +10,10 @@
  */
 import { formatTime } from '@/lib/timeline/codec';
 
-/** The value JSON.stringify would write for `v` under `key`, as a comparable value. */
+/**
+ * The value JSON.stringify would write for `v` under `key`, as a comparable value — except that a
+ * Date stays a Date (see dateText), so two Dates compare by time value without formatting.
+ */
 function normal(v: unknown, key: string): unknown {
   // Primitives first (most values): JSON.stringify looks for toJSON on objects only.
   switch (typeof v) {
@@ -24,7 +27,7 @@ function normal(v: unknown, key: string): unknown {
     case 'symbol':
       return undefined;
   }
-  if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : formatTime(v);
+  if (v instanceof Date) return v;
   let x = v;
   if (
     typeof x === 'object' &&
@@ -49,8 +52,19 @@ function normal(v: unknown, key: string): unknown {
   }
 }
 
+/** What the codec writes for a Date. */
+const dateText = (d: Date): string | null => (Number.isNaN(d.getTime()) ? null : formatTime(d));
+
 function equalNormal(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  // Two Dates write the same text exactly when their time values are equal (or both invalid).
+  if (a instanceof Date) {
+    if (!(b instanceof Date)) return equalNormal(dateText(a), b);
+    const x = a.getTime();
+    const y = b.getTime();
+    return x === y || (Number.isNaN(x) && Number.isNaN(y));
+  }
+  if (b instanceof Date) return equalNormal(a, dateText(b));
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   const arrayA = Array.isArray(a);
   if (arrayA !== Array.isArray(b)) return false;
