@@ -37,18 +37,48 @@ export interface SpecView {
   restartPolicy: string;
 }
 
+/**
+ * Views already built, by spec: one derivation asks for its pod's view a dozen times. A view is
+ * reused only while the spec still holds the very container lists it was built from (the same
+ * arrays, holding the same objects) and the same restartPolicy.
+ */
+const specViews = new WeakMap<object, { init: unknown; containers: unknown; view: SpecView }>();
+
 export function specOf(pod: V1Pod | undefined): SpecView {
   const spec: V1PodSpec = isObj(pod) && isObj(pod.spec) ? pod.spec : { containers: [] };
+  const known = specViews.get(spec);
+  if (
+    known &&
+    known.init === spec.initContainers &&
+    known.containers === spec.containers &&
+    known.view.restartPolicy === str(spec.restartPolicy) &&
+    sameItems(known.view.initContainers, spec.initContainers) &&
+    sameItems(known.view.containers, spec.containers)
+  )
+    return known.view;
   const clean = (list: readonly V1Container[] | undefined): V1Container[] =>
     asArray(list)
       .filter((c) => isObj(c))
       .map((c) => (typeof c.name === 'string' ? c : { ...c, name: '' }));
-  return {
+  const view: SpecView = {
     spec,
     initContainers: clean(spec.initContainers),
     containers: clean(spec.containers),
     restartPolicy: str(spec.restartPolicy),
   };
+  specViews.set(spec, { init: spec.initContainers, containers: spec.containers, view });
+  return view;
+}
+
+/** Whether a view's list holds exactly the items of the spec's list (so it needed no cleaning). */
+function sameItems(
+  view: readonly V1Container[],
+  list: readonly V1Container[] | undefined,
+): boolean {
+  const items = asArray(list);
+  if (items.length !== view.length) return false;
+  for (let i = 0; i < items.length; i++) if (items[i] !== view[i]) return false;
+  return true;
 }
 
 /** podutil.GetContainerStatus: the first status with that name. */
