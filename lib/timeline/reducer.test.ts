@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { V1ContainerStatus } from '@kubernetes/client-node';
-import type { TimelineEvent } from './events';
+import type { TimelineEvent, UnsequencedEvent } from './events';
 import { reduce, reduceAll } from './reducer';
 import { emptyState, type PodView } from './state';
 
@@ -276,11 +276,12 @@ describe('reduceAll', () => {
     return s;
   };
   // Two nodes and pods with ordinary and hostile names, added, changed, removed and added again
-  // within one batch: every in-place path (node map, node view, pod map) runs more than once.
+  // within one batch: every in-place path (node map, node view, pod map, pod view, its status,
+  // why and their maps) runs more than once.
   const names = ['a', '__proto__', 'constructor'];
   const batch: TimelineEvent[] = [];
   let seq = 0;
-  const push = (e: Omit<TimelineEvent, 'seq'>) => batch.push({ ...e, seq: ++seq } as TimelineEvent);
+  const push = (e: UnsequencedEvent) => batch.push({ ...e, seq: ++seq });
   for (const node of ['n1', '__proto__'])
     push({ t: 1, node, kind: 'node', type: 'NodeAdded', endpoint: `unix:///${node}.sock` });
   for (const node of ['n1', '__proto__'])
@@ -297,14 +298,37 @@ describe('reduceAll', () => {
         name: 'web',
         status: running('web'),
       });
+      for (const name of ['web', '__proto__', 'side'])
+        push({
+          t: 3,
+          node,
+          kind: 'container',
+          type: 'ContainerStatusChanged',
+          podUid: uid,
+          list: name === 'side' ? 'init' : 'regular',
+          name,
+          status: running(name, 1),
+          why: { id: `container.${name}` },
+        });
       push({ t: 4, node, kind: 'pod', type: 'PodPhaseChanged', podUid: uid, phase: 'Running' });
+      for (const type of ['Ready', '__proto__', 'ContainersReady', 'Ready'])
+        push({
+          t: 4,
+          node,
+          kind: 'pod',
+          type: 'PodConditionChanged',
+          podUid: uid,
+          condition: { type, status: 'True' },
+          why: { id: `cond.${type}` },
+        });
       push({
-        t: 4,
+        t: 5,
         node,
         kind: 'pod',
-        type: 'PodConditionChanged',
+        type: 'PodPhaseChanged',
         podUid: uid,
-        condition: { type: 'Ready', status: 'True' },
+        phase: 'Failed',
+        why: { id: 'phase.failed' },
       });
       push({
         t: 5,
@@ -312,7 +336,24 @@ describe('reduceAll', () => {
         kind: 'pod',
         type: 'PodUpdated',
         podUid: uid,
-        patch: { nextRestartAt: { web: 9 } },
+        patch: { nextRestartAt: { web: 9 }, status: { podIP: '10.0.0.9' }, whyPhase: { id: 'w' } },
+      });
+      push({
+        t: 5,
+        node,
+        kind: 'container',
+        type: 'ContainerRemoved',
+        podUid: uid,
+        list: 'regular',
+        name: '__proto__',
+      });
+      push({
+        t: 5,
+        node,
+        kind: 'pod',
+        type: 'PodUpdated',
+        podUid: uid,
+        patch: { nextRestartAt: null },
       });
     }
   push({ t: 6, node: 'n1', kind: 'node', type: 'NodeUpdated', health: { connected: true } });
@@ -343,8 +384,65 @@ describe('reduceAll', () => {
     name: 'web',
   });
 
+  /** New values for every part of pod `uid` on n1 (status lists, conditions, phase, patch, whys). */
+  const changes = (uid: string, from: number): TimelineEvent[] =>
+    (
+      [
+        {
+          t: 9,
+          node: 'n1',
+          kind: 'container',
+          type: 'ContainerStatusChanged',
+          podUid: uid,
+          list: 'regular',
+          name: 'web',
+          status: running('web', 5),
+          why: { id: 'again' },
+        },
+        {
+          t: 9,
+          node: 'n1',
+          kind: 'container',
+          type: 'ContainerRemoved',
+          podUid: uid,
+          list: 'init',
+          name: 'side',
+        },
+        {
+          t: 9,
+          node: 'n1',
+          kind: 'pod',
+          type: 'PodConditionChanged',
+          podUid: uid,
+          condition: { type: 'Ready', status: 'False' },
+          why: { id: 'not.ready' },
+        },
+        {
+          t: 9,
+          node: 'n1',
+          kind: 'pod',
+          type: 'PodPhaseChanged',
+          podUid: uid,
+          phase: 'Succeeded',
+          why: { id: 'done' },
+        },
+        {
+          t: 9,
+          node: 'n1',
+          kind: 'pod',
+          type: 'PodUpdated',
+          podUid: uid,
+          patch: {
+            status: { podIP: '10.9.9.9' },
+            nextRestartAt: { web: 77 },
+            whyPhase: { id: 'x' },
+          },
+        },
+      ] satisfies UnsequencedEvent[]
+    ).map((e, i) => ({ ...e, seq: from + i }) as TimelineEvent);
+
   it('folds a batch into the same state as reduce event by event', () => {
-    for (let cut = 0; cut <= batch.length; cut += 5) {
+    for (let cut = 0; cut <= batch.length; cut += 3) {
       const start = oneByOne(emptyState(), batch.slice(0, cut));
       const rest = batch.slice(cut);
       const together = reduceAll(start, rest);
@@ -358,13 +456,13 @@ describe('reduceAll', () => {
   });
 
   it('leaves the state it starts from unchanged, and shares what the batch did not touch', () => {
-    const start = oneByOne(emptyState(), batch.slice(0, 20));
+    const start = oneByOne(emptyState(), batch.slice(0, 47)); // both nodes; a, __proto__, constructor on n1
     const before = structuredClone(start);
     const startN1 = start.nodes.n1;
     const untouched = startN1?.pods.constructor;
     const next = reduceAll(start, [
       {
-        seq: 21,
+        seq: 48,
         t: 9,
         node: 'n1',
         kind: 'pod',
@@ -372,8 +470,9 @@ describe('reduceAll', () => {
         podUid: 'a',
         phase: 'Failed',
       },
-      { seq: 22, t: 9, node: 'n1', kind: 'pod', type: 'PodRemoved', podUid: 'a' },
-      { seq: 23, t: 9, node: 'n1', kind: 'pod', type: 'PodAdded', podUid: 'b', pod: pod('b') },
+      { seq: 49, t: 9, node: 'n1', kind: 'pod', type: 'PodRemoved', podUid: 'a' },
+      { seq: 50, t: 9, node: 'n1', kind: 'pod', type: 'PodAdded', podUid: 'b', pod: pod('b') },
+      ...changes('__proto__', 51),
     ]);
     expect(start).toEqual(before);
     expect(start.nodes.n1).toBe(startN1);

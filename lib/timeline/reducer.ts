@@ -55,6 +55,14 @@ function put<V>(record: Record<string, V>, key: string, value: V, fresh: Fresh):
   return copy;
 }
 
+/** A shallow copy of `o` (a pod view, its status or why, or a map in them); `o` itself when fresh. */
+function copied<T extends object>(o: T, fresh: Fresh): T {
+  if (fresh?.has(o)) return o;
+  const copy = { ...o };
+  fresh?.add(copy);
+  return copy;
+}
+
 /** The record without `key` (whose presence the caller checked), in place when fresh. */
 function drop<V>(record: Record<string, V>, key: string, fresh: Fresh): Record<string, V> {
   if (fresh?.has(record)) {
@@ -85,7 +93,7 @@ function fold(state: ClusterState, event: TimelineEvent, fresh: Fresh): ClusterS
       return {
         ...advanced,
         nodes: withNode(state.nodes, event.node, fresh, (n) =>
-          withPod(n, event.podUid, fresh, (p) => applyContainer(p, event)),
+          withPod(n, event.podUid, fresh, (p) => applyContainer(p, event, fresh)),
         ),
       };
   }
@@ -159,32 +167,42 @@ function applyPod(node: NodeView, e: PodEvent, fresh: Fresh): NodeView {
       if (!existing) return node;
       return withPods(node, drop(node.pods, e.podUid, fresh), fresh);
     }
-    case 'PodPhaseChanged':
-      if (!existing || e.phase === undefined) return node;
-      return withPod(node, e.podUid, fresh, (p) => ({
-        ...p,
-        status: { ...p.status, phase: e.phase },
-        why: e.why ? { ...p.why, phase: e.why } : p.why,
-      }));
+    case 'PodPhaseChanged': {
+      const phase = e.phase;
+      if (!existing || phase === undefined) return node;
+      return withPod(node, e.podUid, fresh, (p) => {
+        const next = copied(p, fresh);
+        next.status = copied(p.status, fresh);
+        next.status.phase = phase;
+        if (e.why) {
+          next.why = copied(p.why, fresh);
+          next.why.phase = e.why;
+        }
+        return next;
+      });
+    }
     case 'PodConditionChanged': {
       const condition = e.condition;
       if (!existing || !condition) return node;
-      return withPod(node, e.podUid, fresh, (p) => ({
-        ...p,
-        status: { ...p.status, conditions: upsertCondition(p.status.conditions ?? [], condition) },
-        why: e.why
-          ? { ...p.why, conditions: { ...p.why.conditions, [condition.type]: e.why } }
-          : p.why,
-      }));
+      return withPod(node, e.podUid, fresh, (p) => {
+        const next = copied(p, fresh);
+        next.status = copied(p.status, fresh);
+        next.status.conditions = upsertCondition(p.status.conditions ?? [], condition);
+        if (e.why) {
+          next.why = copied(p.why, fresh);
+          next.why.conditions = put(p.why.conditions, condition.type, e.why, fresh);
+        }
+        return next;
+      });
     }
     case 'PodUpdated':
       if (!existing || !e.patch) return node;
-      return withPod(node, e.podUid, fresh, (p) => applyPodPatch(p, e.patch ?? {}));
+      return withPod(node, e.podUid, fresh, (p) => applyPodPatch(p, e.patch ?? {}, fresh));
   }
 }
 
-function applyPodPatch(p: PodView, patch: NonNullable<PodEvent['patch']>): PodView {
-  const next: PodView = { ...p };
+function applyPodPatch(p: PodView, patch: NonNullable<PodEvent['patch']>, fresh: Fresh): PodView {
+  const next = copied(p, fresh);
   if (patch.specSource) next.specSource = patch.specSource;
   if (patch.spec) next.spec = patch.spec;
   if (patch.status) next.status = { ...p.status, ...patch.status };
@@ -213,24 +231,25 @@ function setOrClear<K extends 'evictionDueAt' | 'nextRestartAt' | 'deletionTimes
   else target[key] = value;
 }
 
-function applyContainer(pod: PodView, e: ContainerEvent): PodView {
+function applyContainer(pod: PodView, e: ContainerEvent, fresh: Fresh): PodView {
   const listKey = e.list === 'init' ? 'initContainerStatuses' : 'containerStatuses';
   const current = pod.status[listKey] ?? [];
-  let next: V1ContainerStatus[];
+  let list: V1ContainerStatus[];
   if (e.type === 'ContainerRemoved') {
-    next = current.filter((s) => s.name !== e.name);
+    list = current.filter((s) => s.name !== e.name);
   } else {
     if (!e.status) return pod;
-    next = orderStatuses(upsertByName(current, e.status), e.list, pod);
+    list = orderStatuses(upsertByName(current, e.status), e.list, pod);
   }
-  const why = { ...pod.why.containers };
+  const next = copied(pod, fresh);
+  next.status = copied(pod.status, fresh);
+  next.status[listKey] = list;
+  const why = copied(pod.why.containers, fresh);
   if (e.type === 'ContainerRemoved') delete why[e.name];
   else if (e.why) why[e.name] = e.why;
-  return {
-    ...pod,
-    status: { ...pod.status, [listKey]: next },
-    why: { ...pod.why, containers: why },
-  };
+  next.why = copied(pod.why, fresh);
+  next.why.containers = why;
+  return next;
 }
 
 /** Upstream orders init statuses like spec.initContainers and sorts the others by name. */
