@@ -31,8 +31,9 @@ export function reduceAll(state: ClusterState, events: Iterable<TimelineEvent>):
 }
 
 /**
- * Objects this fold created (node maps, node views, pod maps), which it may still change in
- * place; undefined: copy on every change.
+ * Objects this fold created (node and pod maps, node and pod views, a pod's status and why and
+ * their maps), which it may still change in place; undefined: copy on every change. Weak, so a
+ * long fold (a whole file in the browser) does not keep what it replaced alive.
  */
 type Fresh = WeakSet<object> | undefined;
 
