@@ -105,8 +105,11 @@ function jsonValue(value: unknown, key: string): unknown {
     case 'function':
     case 'symbol':
       return undefined;
+    case 'bigint':
+    case 'object':
+      break;
   }
-  let v = value;
+  let v: unknown = value;
   if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : formatTime(v);
   if (
     typeof v === 'object' &&

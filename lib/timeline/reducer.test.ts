@@ -439,7 +439,7 @@ describe('reduceAll', () => {
           },
         },
       ] satisfies UnsequencedEvent[]
-    ).map((e, i) => ({ ...e, seq: from + i }) as TimelineEvent);
+    ).map((e, i) => ({ ...e, seq: from + i }));
 
   it('folds a batch into the same state as reduce event by event', () => {
     for (let cut = 0; cut <= batch.length; cut += 3) {

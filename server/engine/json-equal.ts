@@ -26,9 +26,12 @@ function normal(v: unknown, key: string): unknown {
     case 'function':
     case 'symbol':
       return undefined;
+    case 'bigint':
+    case 'object':
+      break;
   }
   if (v instanceof Date) return v;
-  let x = v;
+  let x: unknown = v;
   if (
     typeof x === 'object' &&
     x !== null &&
