@@ -94,22 +94,7 @@ function revive(value: unknown): void {
 
 /** One step of JSON.stringify's algorithm (SerializeJSONProperty), producing values, not text. */
 function jsonValue(value: unknown, key: string): unknown {
-  // Primitives first (most values): JSON.stringify looks for toJSON on objects only.
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return value;
-    case 'number':
-      return Number.isFinite(value) ? value + 0 : null;
-    case 'undefined':
-    case 'function':
-    case 'symbol':
-      return undefined;
-    case 'bigint':
-    case 'object':
-      break;
-  }
-  let v: unknown = value;
+  let v = value;
   if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : formatTime(v);
   if (
     typeof v === 'object' &&

@@ -15,23 +15,8 @@ import { formatTime } from '@/lib/timeline/codec';
  * Date stays a Date (see dateText), so two Dates compare by time value without formatting.
  */
 function normal(v: unknown, key: string): unknown {
-  // Primitives first (most values): JSON.stringify looks for toJSON on objects only.
-  switch (typeof v) {
-    case 'string':
-    case 'boolean':
-    case 'undefined':
-      return v;
-    case 'number':
-      return Number.isFinite(v) ? v + 0 : null;
-    case 'function':
-    case 'symbol':
-      return undefined;
-    case 'bigint':
-    case 'object':
-      break;
-  }
   if (v instanceof Date) return v;
-  let x: unknown = v;
+  let x = v;
   if (
     typeof x === 'object' &&
     x !== null &&
