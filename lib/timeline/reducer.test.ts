@@ -333,28 +333,17 @@ describe('reduceAll', () => {
       push({
         t: 5,
         node,
-        kind: 'pod',
-        type: 'PodUpdated',
-        podUid: uid,
-        patch: { nextRestartAt: { web: 9 }, status: { podIP: '10.0.0.9' }, whyPhase: { id: 'w' } },
-      });
-      push({
-        t: 5,
-        node,
         kind: 'container',
         type: 'ContainerRemoved',
         podUid: uid,
         list: 'regular',
         name: '__proto__',
       });
-      push({
-        t: 5,
-        node,
-        kind: 'pod',
-        type: 'PodUpdated',
-        podUid: uid,
-        patch: { nextRestartAt: null },
-      });
+      for (const patch of [
+        { nextRestartAt: { web: 9 }, status: { podIP: '10.0.0.9' }, whyPhase: { id: 'w' } },
+        { nextRestartAt: null },
+      ])
+        push({ t: 5, node, kind: 'pod', type: 'PodUpdated', podUid: uid, patch });
     }
   push({ t: 6, node: 'n1', kind: 'node', type: 'NodeUpdated', health: { connected: true } });
   push({ t: 6, node: 'n1', kind: 'pod', type: 'PodRemoved', podUid: '__proto__' });
