@@ -6,14 +6,42 @@
 import type { RuntimeContainer, RuntimePodStatus, RuntimeSandbox } from './runtime';
 import { asArray, finite, isObj, str } from './util';
 
-/** Containers newest first (createdAt, then attempt); malformed records are dropped. */
-export function containersNewestFirst(runtime: RuntimePodStatus | undefined): RuntimeContainer[] {
-  const list = isObj(runtime) ? asArray(runtime.containers).filter(isObj) : [];
-  return [...list].sort(
-    (a, b) =>
-      finite(b.createdAt, 0) - finite(a.createdAt, 0) ||
-      finite(b.attempt, 0) - finite(a.attempt, 0),
-  );
+/**
+ * Orders already computed, by containers list: one derivation asks for its pod's order once per
+ * container and rule. Reused while the list holds the very records it was sorted from.
+ */
+const newestFirst = new WeakMap<
+  object,
+  { records: readonly RuntimeContainer[]; sorted: readonly RuntimeContainer[] }
+>();
+
+/**
+ * Containers newest first (createdAt, then attempt); malformed records are dropped. The same
+ * list comes back for the same records: read it, do not change it.
+ */
+export function containersNewestFirst(
+  runtime: RuntimePodStatus | undefined,
+): readonly RuntimeContainer[] {
+  const containers: unknown = isObj(runtime) ? runtime.containers : undefined;
+  if (!Array.isArray(containers)) return [];
+  const records = containers as readonly RuntimeContainer[];
+  const known = newestFirst.get(records);
+  if (known && sameRecords(known.records, records)) return known.sorted;
+  const sorted = records
+    .filter(isObj)
+    .sort(
+      (a, b) =>
+        finite(b.createdAt, 0) - finite(a.createdAt, 0) ||
+        finite(b.attempt, 0) - finite(a.attempt, 0),
+    );
+  newestFirst.set(records, { records: [...records], sorted });
+  return sorted;
+}
+
+function sameRecords(a: readonly RuntimeContainer[], b: readonly RuntimeContainer[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The newest record of a container name (FindContainerStatusByName). */
