@@ -9,7 +9,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { decode } from '@/lib/timeline/codec';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import type { ClusterState } from '@/lib/timeline/state';
-import { WireDecoder } from '@/lib/timeline/wire';
+import { WIRE_VERSION, WireDecoder } from '@/lib/timeline/wire';
 
 export interface SseFrame {
   /** Bytes of the frame as EventSource reads it (decompressed), with its terminating blank line. */
@@ -177,7 +177,8 @@ function parseFrame(raw: Buffer): SseFrame {
  * with `lastEventId`, resuming after that event (as the tRPC client reconnects).
  */
 export function watchUrl(base: string, lastEventId?: string): string {
-  const input = lastEventId === undefined ? { wire: 1 } : { wire: 1, lastEventId };
+  const input =
+    lastEventId === undefined ? { wire: WIRE_VERSION } : { wire: WIRE_VERSION, lastEventId };
   return `${base}/api/trpc/cluster.watch?input=${encodeURIComponent(JSON.stringify(input))}`;
 }
 

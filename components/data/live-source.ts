@@ -3,7 +3,7 @@
  * reconnects by itself and resumes from the last seq it saw), timeline queries over HTTP.
  */
 import type { TimelineEvent } from '@/lib/timeline/events';
-import { batchEvents, WireDecoder, WireError } from '@/lib/timeline/wire';
+import { batchEvents, WIRE_VERSION, WireDecoder, WireError } from '@/lib/timeline/wire';
 import type { PodscopeClient } from '@/trpc/client';
 import type { ClusterSource, SourceStatus } from './source';
 
@@ -27,7 +27,7 @@ export function createLiveSource(client: PodscopeClient): ClusterSource {
       const start = () => {
         const decoder = new WireDecoder();
         sub = client.cluster.watch.subscribe(
-          { wire: 1 },
+          { wire: WIRE_VERSION },
           {
             onStarted: () => set('live'),
             onData: ({ data }) => {

@@ -5,7 +5,7 @@ import type { TimelineEvent } from './events';
 import { sampleEvents } from './file/testing';
 import { reduceAll } from './reducer';
 import { emptyState, type ClusterState } from './state';
-import { WireDecoder, WireEncoder, WireError, type WireFrame } from './wire';
+import { WireDecoder, WireEncoder, WireError, type WireFrame, type WireVersion } from './wire';
 
 /** As the SSE transport carries it: the tRPC transformer's JSON on one side, revived on the other. */
 const transport = <T>(v: T): T => reviveInPlace<T>(JSON.parse(JSON.stringify(toJsonValue(v))));
@@ -35,9 +35,12 @@ function chunks<T>(items: readonly T[], sizes: readonly number[]): T[][] {
 
 function roundTrip(
   events: readonly TimelineEvent[],
-  opts: { sizes?: number[]; tableSize?: number; seed?: ClusterState } = {},
+  opts: { sizes?: number[]; tableSize?: number; seed?: ClusterState; version?: WireVersion } = {},
 ): { back: TimelineEvent[]; frames: WireFrame[] } {
-  const enc = new WireEncoder(opts.tableSize ? { tableSize: opts.tableSize } : {});
+  const enc = new WireEncoder({
+    ...(opts.tableSize ? { tableSize: opts.tableSize } : {}),
+    ...(opts.version ? { version: opts.version } : {}),
+  });
   const dec = new WireDecoder(opts.tableSize ? { tableSize: opts.tableSize } : {});
   if (opts.seed) {
     enc.seed(opts.seed);
@@ -171,14 +174,20 @@ describe('lean wire', () => {
         fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 6 }),
         fc.integer({ min: 1, max: 64 }),
         fc.integer({ min: 0, max: events.length }),
-        (sizes, tableSize, cut) => {
+        fc.constantFrom<WireVersion>(1, 2),
+        (sizes, tableSize, cut, version) => {
           const seed = cut > 0 ? reduceAll(emptyState(), events.slice(0, cut)) : undefined;
           const rest = events.slice(cut);
-          const { back } = roundTrip(rest, { sizes, tableSize, ...(seed ? { seed } : {}) });
+          const { back } = roundTrip(rest, {
+            sizes,
+            tableSize,
+            version,
+            ...(seed ? { seed } : {}),
+          });
           expect(canonical(back)).toBe(canonical(rest));
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 120 },
     );
   });
 
@@ -195,10 +204,133 @@ describe('lean wire', () => {
     expect(canonical(back)).toBe(canonical(events.slice(cut)));
   });
 
+  it('v2 sends an explanation, a condition (times beside it) or a CRI detail seen before as a slot', () => {
+    const why = {
+      id: 'condition.ready.containersNotReady',
+      params: { reason: 'ContainersNotReady' },
+      rule: 'pkg/kubelet/status/generate.go GeneratePodReadyCondition',
+      inputs: { ContainersReady: 'False' },
+    };
+    const condition = (at: number) => ({
+      type: 'Ready',
+      status: 'False',
+      reason: 'ContainersNotReady',
+      message: 'containers with unready status: [web]',
+      lastTransitionTime: new Date(at),
+    });
+    const detail = { state: 'exited', attempt: 0, exitCode: 137, reason: 'Error' };
+    const stream: TimelineEvent[] = [];
+    for (const [i, pod] of ['u1', 'u2', 'u3'].entries()) {
+      const seq = 10 + i * 3;
+      stream.push(
+        {
+          kind: 'cri',
+          type: 'ContainerExited',
+          source: 'relist',
+          seq,
+          t: seq,
+          node: 'n1',
+          podUid: pod,
+          detail,
+        },
+        {
+          kind: 'pod',
+          type: 'PodConditionChanged',
+          seq: seq + 1,
+          t: seq,
+          node: 'n1',
+          podUid: pod,
+          condition: condition(seq * 1000),
+          from: 'True',
+          why,
+          cause: seq,
+        },
+        {
+          kind: 'pod',
+          type: 'PodUpdated',
+          seq: seq + 2,
+          t: seq,
+          node: 'n1',
+          podUid: pod,
+          patch: { whyPhase: { ...why, id: 'phase.running' } },
+          cause: seq,
+        },
+      );
+    }
+    for (const sizes of [[1], [2], [9]]) {
+      const { back, frames } = roundTrip(stream, { sizes, version: 2 });
+      expect(canonical(back)).toBe(canonical(stream));
+      const sent = frames.flatMap((f) => f.e);
+      // The first pod's sends them whole; the others by slot, with only the time.
+      expect(typeof sent[0]?.d).toBe('object');
+      expect(
+        sent
+          .slice(3)
+          .filter((e) => e.d !== undefined)
+          .every((e) => typeof e.d === 'number'),
+      ).toBe(true);
+      const conds = sent.filter((e) => e.K !== undefined);
+      expect(conds.map((e) => typeof e.K)).toEqual(['object', 'number', 'number']);
+      expect(conds.map((e) => typeof e.W)).toEqual(['object', 'number', 'number']);
+      expect(conds[2]?.Z).toEqual({ lastTransitionTime: new Date(16_000) });
+      const phases = sent
+        .filter((e) => e.P !== undefined)
+        .map((e) => typeof (e.P as { W: unknown }).W);
+      expect(phases).toEqual(['object', 'number', 'number']);
+      // Each decoded copy is its own object.
+      expect(
+        back[4]?.kind === 'pod' && back[7]?.kind === 'pod' && back[4].why !== back[7].why,
+      ).toBe(true);
+    }
+    // Version 1 (the bus, readers of before) sends none of them.
+    const v1 = roundTrip(stream, { sizes: [9], version: 1 });
+    expect(canonical(v1.back)).toBe(canonical(stream));
+    expect(v1.frames.every((f) => f.v === 1)).toBe(true);
+    for (const e of v1.frames.flatMap((f) => f.e))
+      for (const k of ['W', 'K', 'Z', 'd']) expect(e[k]).toBeUndefined();
+  });
+
+  it('v2 sends an explanation that is not plain data as itself, not interned', () => {
+    const why = { id: 'x', params: { at: new Date(5_000) } };
+    const stream: TimelineEvent[] = [1, 2].map((seq) => ({
+      kind: 'pod',
+      type: 'PodPhaseChanged',
+      seq,
+      t: seq,
+      node: 'n1',
+      podUid: 'u1',
+      phase: 'Running',
+      why,
+    }));
+    const { back, frames } = roundTrip(stream, { sizes: [1], version: 2 });
+    expect(canonical(back)).toBe(canonical(stream));
+    expect(frames.every((f) => f.e[0]?.W === undefined && typeof f.e[0]?.w === 'object')).toBe(
+      true,
+    );
+  });
+
+  it('refuses a value slot that holds no value, and a condition time its condition lacks', () => {
+    const base = { k: 'pod:PodConditionChanged', n: 'a', p: 'u' };
+    const frame = (e: Record<string, unknown>[]) => ({ type: 'wire', v: 2, s: 1, e });
+    // Slot 0 holds the string "pod:PodConditionChanged", not a value.
+    expect(() => new WireDecoder().decode(frame([{ ...base, W: 0 }]))).toThrow(/value slot/);
+    expect(() => new WireDecoder().decode(frame([{ ...base, K: 7 }]))).toThrow(/value slot/);
+    expect(() =>
+      new WireDecoder().decode(
+        frame([
+          { ...base, K: { type: 'Ready' }, Z: { lastTransitionTime: '2026-01-01T00:00:00Z' } },
+        ]),
+      ),
+    ).toThrow(/not in its condition/);
+    expect(() =>
+      new WireDecoder().decode(frame([{ ...base, w: { i: 'x' }, W: { i: 'x' } }])),
+    ).toThrow(/given twice/);
+  });
+
   it('refuses frames it cannot follow with a WireError', () => {
     const dec = new WireDecoder();
     expect(() => dec.decode({ type: 'events', events: [] })).toThrow(WireError);
-    expect(() => dec.decode({ type: 'wire', v: 2, s: 1, e: [] })).toThrow(/version/);
+    expect(() => dec.decode({ type: 'wire', v: 3, s: 1, e: [] })).toThrow(/version/);
     expect(() => dec.decode({ type: 'wire', v: 1, s: 1, e: [{ k: 5 }] })).toThrow(/known slot/);
     expect(() => dec.decode({ type: 'wire', v: 1, s: 1, e: ['x'] })).toThrow(/not an object/);
     expect(() =>

@@ -29,14 +29,22 @@ import type { Explanation } from '../kubelet/explanation';
 import type { TimelineEvent } from './events';
 import type { ClusterState, PodView } from './state';
 
-export const WIRE_VERSION = 1;
+/**
+ * The newest wire version. 1: strings, statuses, inputs, seqs/causes/times as above. 2 adds
+ * interned values: an explanation, a condition (its times sent beside it) or a CRI event's detail
+ * seen before in the stream goes as the slot number of its first sending. A decoder reads both;
+ * an encoder writes the version it is asked for (1 by default: the cluster bus's frames, which
+ * consoles of before read).
+ */
+export const WIRE_VERSION = 2;
+export type WireVersion = 1 | 2;
 /** Slots in each end's string table (a ring). */
 export const WIRE_TABLE_SIZE = 8192;
 
 /** One encoded batch of events. */
 export interface WireFrame {
   type: 'wire';
-  v: typeof WIRE_VERSION;
+  v: WireVersion;
   /** The first frame of a stream that did not begin with a snapshot: forget the table and statuses. */
   r?: 1;
   /** seq of the first event. */
@@ -53,6 +61,7 @@ type Lit = string | number;
 // ── the string table ─────────────────────────────────────────────────────────────────────────
 
 class EncodeTable {
+  /** What each slot holds: `s` + a string, or `v` + a value's JSON. */
   private readonly slots: (string | undefined)[];
   private readonly index = new Map<string, number>();
   private next = 0;
@@ -66,20 +75,41 @@ class EncodeTable {
 
   /** The slot of a string already sent, else the string itself (which both ends then intern). */
   ref(s: string): Lit {
-    const slot = this.index.get(s);
+    return this.slot(`s${s}`) ?? s;
+  }
+
+  /** The slot of a value (by its JSON) already sent, if it is still in the table. */
+  valueSlot(json: string): number | undefined {
+    return this.index.get(`v${json}`);
+  }
+
+  /** Interns a value just sent whole (after the strings inside it, as the decoder meets them). */
+  addValue(json: string): void {
+    this.add(`v${json}`);
+  }
+
+  private slot(key: string): number | undefined {
+    const slot = this.index.get(key);
     if (slot !== undefined) return slot;
+    this.add(key);
+    return undefined;
+  }
+
+  private add(key: string): void {
     const at = this.next;
     this.next = (this.next + 1) % this.size;
     const old = this.slots[at];
     if (old !== undefined) this.index.delete(old);
-    this.slots[at] = s;
-    this.index.set(s, at);
-    return s;
+    this.slots[at] = key;
+    this.index.set(key, at);
   }
 }
 
+/** A slot of the decoder's table: a string, or a value (as received; copied per use). */
+type DecodeSlot = string | { value: unknown };
+
 class DecodeTable {
-  private readonly slots: (string | undefined)[];
+  private readonly slots: (DecodeSlot | undefined)[];
   private next = 0;
 
   constructor(private readonly size: number) {
@@ -88,15 +118,35 @@ class DecodeTable {
 
   read(v: unknown, what: string): string {
     if (typeof v === 'string') {
-      this.slots[this.next] = v;
-      this.next = (this.next + 1) % this.size;
+      this.put(v);
       return v;
     }
-    if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < this.size) {
-      const s = this.slots[v];
-      if (s !== undefined) return s;
-    }
+    const s = this.at(v);
+    if (typeof s === 'string') return s;
     throw new WireError(`${what}: ${JSON.stringify(v)} is neither a string nor a known slot`);
+  }
+
+  /** A value sent before, by its slot (a fresh copy each time). */
+  value(v: number, what: string): unknown {
+    const s = this.at(v);
+    if (s !== undefined && typeof s !== 'string') return structuredClone(s.value);
+    throw new WireError(`${what}: ${JSON.stringify(v)} is not a known value slot`);
+  }
+
+  /** Interns a value just read (in the same place of the stream as the encoder did). */
+  putValue(value: unknown): void {
+    this.put({ value: structuredClone(value) });
+  }
+
+  private at(v: unknown): DecodeSlot | undefined {
+    return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < this.size
+      ? this.slots[v]
+      : undefined;
+  }
+
+  private put(slot: DecodeSlot): void {
+    this.slots[this.next] = slot;
+    this.next = (this.next + 1) % this.size;
   }
 }
 
@@ -233,6 +283,23 @@ const CID = /^([a-z][a-z0-9+.-]*):\/\/(.+)$/;
 
 export interface WireOptions {
   tableSize?: number;
+  /** The version an encoder writes (default 1); a decoder reads every version. */
+  version?: WireVersion;
+}
+
+/** Condition fields that are times: sent beside the interned rest of the condition. */
+const CONDITION_TIMES = ['lastTransitionTime', 'lastProbeTime', 'lastHeartbeatTime'];
+
+/**
+ * Whether a value can be interned by its JSON: plain data only (a Date prints differently in
+ * JSON and through the transport, so two values equal as JSON might not arrive equal).
+ */
+function plainData(v: unknown): boolean {
+  if (v === null || typeof v !== 'object') return typeof v !== 'function' && typeof v !== 'bigint';
+  if (Array.isArray(v)) return v.every(plainData);
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  return Object.values(v).every(plainData);
 }
 
 export class WireEncoder {
@@ -240,9 +307,11 @@ export class WireEncoder {
   private readonly mirror = new StatusMirror();
   private fresh = true;
   private readonly size: number;
+  private readonly version: WireVersion;
 
   constructor(options: WireOptions = {}) {
     this.size = options.tableSize ?? WIRE_TABLE_SIZE;
+    this.version = options.version ?? 1;
     this.table = new EncodeTable(this.size);
   }
 
@@ -255,7 +324,7 @@ export class WireEncoder {
 
   encode(events: readonly TimelineEvent[]): WireFrame {
     const first = events[0]?.seq ?? 0;
-    const frame: WireFrame = { type: 'wire', v: WIRE_VERSION, s: first, e: [] };
+    const frame: WireFrame = { type: 'wire', v: this.version, s: first, e: [] };
     if (this.fresh) {
       frame.r = 1;
       this.fresh = false;
@@ -285,6 +354,41 @@ export class WireEncoder {
     const m = CID.exec(v);
     return m ? [this.s(m[1] as string), this.s(m[2] as string)] : this.s(v);
   };
+
+  /**
+   * A value as its slot when this stream sent it before (v2), else as `send` writes it — after
+   * which both ends intern it (the decoder once it has read it, so after the strings inside).
+   */
+  private value(v: unknown, send: () => unknown): unknown {
+    const json = JSON.stringify(v);
+    const slot = this.table.valueSlot(json);
+    if (slot !== undefined) return slot;
+    const out = send();
+    this.table.addValue(json);
+    return out;
+  }
+
+  /** An explanation under `key` (v1, or not plain data), or interned under `interned`. */
+  private whyAs(o: Record<string, unknown>, key: string, interned: string, w: Explanation): void {
+    if (this.version >= 2 && plainData(w)) o[interned] = this.value(w, () => this.why(w));
+    else o[key] = this.why(w);
+  }
+
+  /** A condition (v2): its times under `Z`, the rest (times as 0, keeping the key order) as a value under `K`. */
+  private condition(o: Record<string, unknown>, c: Record<string, unknown>): void {
+    const rest: Record<string, unknown> = {};
+    const times: Record<string, unknown> = {};
+    for (const k of Object.keys(c)) {
+      if (c[k] === undefined) continue;
+      if (CONDITION_TIMES.includes(k)) {
+        rest[k] = 0;
+        times[k] = c[k];
+      } else rest[k] = c[k];
+    }
+    if (!plainData(rest)) return;
+    o.K = this.value(rest, () => rest);
+    if (Object.keys(times).length > 0) o.Z = times;
+  }
 
   private why(w: Explanation): Record<string, unknown> {
     const out: Record<string, unknown> = { i: this.s(w.id) };
@@ -317,18 +421,30 @@ export class WireEncoder {
       if (typeof v === 'string') o[short] = this.s(v);
     }
     if (typeof e.cause === 'number') o.c = e.seq - e.cause;
-    if ('why' in e && e.why !== undefined) o.w = this.why(e.why);
+    if ('why' in e && e.why !== undefined) this.whyAs(o, 'w', 'W', e.why);
     if (e.kind === 'container' && e.status) {
       const prev = this.mirror.get(e.podUid, e.list, e.name);
       o[prev ? 'D' : 'S'] = prev
         ? this.diff(prev, e.status)
         : mapStatus(e.status as unknown as Record<string, unknown>, this.cid);
     }
-    if (e.kind === 'pod' && e.patch?.whyPhase)
-      o.P = { ...e.patch, whyPhase: this.why(e.patch.whyPhase) };
+    if (e.kind === 'pod' && e.patch?.whyPhase) {
+      const { whyPhase, ...patch } = e.patch;
+      const P: Record<string, unknown> = patch;
+      this.whyAs(P, 'whyPhase', 'W', whyPhase);
+      o.P = P;
+    }
+    if (this.version >= 2) {
+      if ((e.kind === 'pod' || e.kind === 'node') && isRecord(e.condition))
+        this.condition(o, e.condition as unknown as Record<string, unknown>);
+      if (e.kind === 'cri' && isRecord(e.detail) && plainData(e.detail))
+        o.d = this.value(e.detail, () => e.detail);
+    }
     for (const key of Object.keys(r)) {
       if (r[key] === undefined || handled(e, key, r[key])) continue;
       if (key === 'patch' && o.P !== undefined) continue;
+      if (key === 'condition' && o.K !== undefined) continue;
+      if (key === 'detail' && o.d !== undefined) continue;
       if (key.length < 2) throw new WireError(`event field "${key}" cannot be sent`);
       o[key] = r[key];
     }
@@ -411,8 +527,8 @@ export class WireDecoder {
   decode(frame: unknown): TimelineEvent[] {
     if (!isRecord(frame) || frame.type !== 'wire')
       throw new WireError('not a wire frame (expected {type: "wire", …})');
-    if (frame.v !== WIRE_VERSION)
-      throw new WireError(`wire version ${String(frame.v)} is not ${WIRE_VERSION}`);
+    if (frame.v !== 1 && frame.v !== 2)
+      throw new WireError(`wire version ${String(frame.v)} is not 1 or ${WIRE_VERSION}`);
     if (typeof frame.s !== 'number' || !Number.isSafeInteger(frame.s))
       throw new WireError('wire frame without a first seq');
     if (!Array.isArray(frame.e)) throw new WireError('wire frame without events');
@@ -445,6 +561,27 @@ export class WireDecoder {
     }
     return this.table.read(v, k);
   };
+
+  /** A value (v2): a slot number for one sent before, else as `read` reads it, then interned. */
+  private value<T>(raw: unknown, what: string, read: (raw: unknown) => T): T {
+    if (typeof raw === 'number') return this.table.value(raw, what) as T;
+    const v = read(raw);
+    this.table.putValue(v);
+    return v;
+  }
+
+  /** An explanation sent under `key` (as itself) or `interned` (v2: a value), if either. */
+  private whyOf(
+    o: Record<string, unknown>,
+    key: string,
+    interned: string,
+  ): Explanation | undefined {
+    if (o[key] !== undefined && o[interned] !== undefined)
+      throw new WireError(`explanation given twice`);
+    if (o[interned] !== undefined)
+      return this.value(o[interned], 'explanation', (r) => this.why(r));
+    return o[key] === undefined ? undefined : this.why(o[key]);
+  }
 
   private why(raw: unknown): Explanation {
     if (!isRecord(raw)) throw new WireError('explanation is not an object');
@@ -503,15 +640,37 @@ export class WireDecoder {
       if (typeof o.c !== 'number') throw new WireError(`event ${i}: bad cause`);
       e.cause = seq - o.c;
     }
-    if (o.w !== undefined) e.why = this.why(o.w);
+    const why = this.whyOf(o, 'w', 'W');
+    if (why) e.why = why;
     if (o.S !== undefined) {
       if (!isRecord(o.S)) throw new WireError(`event ${i}: bad status`);
       e.status = mapStatus(o.S, this.cid);
     } else if (o.D !== undefined) e.status = this.undiff(e, o.D, i);
     if (o.P !== undefined) {
       if (!isRecord(o.P)) throw new WireError(`event ${i}: bad patch`);
-      e.patch = { ...o.P, whyPhase: this.why(o.P.whyPhase) };
+      const patch: Record<string, unknown> = { ...o.P };
+      delete patch.W;
+      patch.whyPhase = this.whyOf(o.P, 'whyPhase', 'W');
+      e.patch = patch;
     }
+    if (o.K !== undefined) {
+      const rest = this.value(o.K, `event ${i} condition`, (r) => {
+        if (!isRecord(r)) throw new WireError(`event ${i}: bad condition`);
+        return r;
+      });
+      if (o.Z !== undefined && !isRecord(o.Z))
+        throw new WireError(`event ${i}: bad condition times`);
+      const times = o.Z ?? {};
+      for (const k of Object.keys(times))
+        if (!CONDITION_TIMES.includes(k) || !Object.hasOwn(rest, k))
+          throw new WireError(`event ${i}: condition time "${k}" not in its condition`);
+      e.condition = { ...rest, ...times };
+    }
+    if (o.d !== undefined)
+      e.detail = this.value(o.d, `event ${i} detail`, (r) => {
+        if (!isRecord(r)) throw new WireError(`event ${i}: bad detail`);
+        return r;
+      });
     for (const k of Object.keys(o)) {
       if (k.length > 1) carry(e, k, o[k], `event ${i}`);
       else if (!KNOWN_SHORT.has(k)) throw new WireError(`event ${i}: unknown field "${k}"`);
@@ -547,6 +706,10 @@ const KNOWN_SHORT = new Set([
   'S',
   'D',
   'P',
+  'W',
+  'K',
+  'Z',
+  'd',
   ...SHORT.map(([, s]) => s),
 ]);
 

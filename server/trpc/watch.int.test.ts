@@ -142,36 +142,41 @@ describe('cluster.watch over SSE', () => {
     expect(all).toEqual(all.map((_, i) => start + i));
   });
 
-  it('streams the lean wire to a reader that asks for it, coalesced, decoding to the recorded events', async () => {
-    const s = await setup();
-    s.emit(2);
-    const url = `http://127.0.0.1:${s.port()}/cluster.watch?input=${encodeURIComponent(JSON.stringify({ wire: 1 }))}`;
-    const decoder = new WireDecoder();
-    const got: unknown[] = [];
-    let wireFrames = 0;
-    let emitted = false;
-    const seen = (f: Frame[]) => {
-      for (const fr of f.splice(0)) {
-        if (fr.data.type === 'snapshot') decoder.seed(fr.data.state);
-        else {
-          expect(fr.data.type).toBe('wire');
-          wireFrames++;
-          got.push(...batchEvents(decoder, fr.data));
+  it.each([1, 2] as const)(
+    'streams the lean wire (version %i) to a reader that asks for it, coalesced, decoding to the recorded events',
+    async (version) => {
+      const s = await setup();
+      s.emit(2);
+      const url = `http://127.0.0.1:${s.port()}/cluster.watch?input=${encodeURIComponent(JSON.stringify({ wire: version }))}`;
+      const decoder = new WireDecoder();
+      const got: unknown[] = [];
+      let wireFrames = 0;
+      let emitted = false;
+      const seen = (f: Frame[]) => {
+        for (const fr of f.splice(0)) {
+          if (fr.data.type === 'snapshot') decoder.seed(fr.data.state);
+          else {
+            expect(fr.data.type).toBe('wire');
+            // A reader of before (wire: 1) gets the frames it can read.
+            expect(fr.data.type === 'wire' && fr.data.v).toBe(version);
+            wireFrames++;
+            got.push(...batchEvents(decoder, fr.data));
+          }
         }
-      }
-    };
-    await readFrames(url, (f) => {
-      seen(f);
-      if (!emitted) {
-        emitted = true;
-        // Three commits in a row: one SSE message.
-        for (let i = 0; i < 3; i++) s.emit(2);
-      }
-      return got.length >= 6;
-    });
-    expect(got).toEqual(s.store.eventsAfter(2, 100));
-    expect(wireFrames).toBe(1);
-  });
+      };
+      await readFrames(url, (f) => {
+        seen(f);
+        if (!emitted) {
+          emitted = true;
+          // Three commits in a row: one SSE message.
+          for (let i = 0; i < 3; i++) s.emit(2);
+        }
+        return got.length >= 6;
+      });
+      expect(got).toEqual(s.store.eventsAfter(2, 100));
+      expect(wireFrames).toBe(1);
+    },
+  );
 
   it('answers a foreign or future id with a fresh snapshot', async () => {
     const s = await setup();

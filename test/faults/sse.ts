@@ -10,7 +10,7 @@ import { decode } from '@/lib/timeline/codec';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { reduce } from '@/lib/timeline/reducer';
 import type { ClusterState } from '@/lib/timeline/state';
-import { batchEvents, WireDecoder } from '@/lib/timeline/wire';
+import { batchEvents, WIRE_VERSION, WireDecoder } from '@/lib/timeline/wire';
 import type { EngineApi } from '@/server/engine/api';
 import { appRouter } from '@/server/trpc/root';
 import { testContext } from '@/server/trpc/testing/context';
@@ -120,7 +120,7 @@ export class WatchClient {
 
   /** Opens the stream at `base` (default: the one given at construction — another replica's to fail over). */
   connect(base = this.base): Promise<SseConnection> {
-    const input = encodeURIComponent(JSON.stringify({ wire: 1 }));
+    const input = encodeURIComponent(JSON.stringify({ wire: WIRE_VERSION }));
     return SseConnection.open(`${base}/cluster.watch?input=${input}`, this.lastEventId);
   }
 

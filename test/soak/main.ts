@@ -21,6 +21,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { buildWarning, freePort, ROOT, snapshotBuild } from '@/bench/lib/server';
 import { heapGrowth, isErrorLine, sumByName, type HeapSample } from './analysis';
+import { WIRE_VERSION } from '@/lib/timeline/wire';
 import { Subscriber } from './subscriber';
 
 interface Sample extends HeapSample {
@@ -218,7 +219,7 @@ export async function main(argv: string[]): Promise<number> {
     // 3. The subscriber, then sampling until the end.
     // The lean wire, as the console asks for it.
     const subscriber = new Subscriber(
-      `${url}/api/trpc/cluster.watch?input=${encodeURIComponent(JSON.stringify({ wire: 1 }))}`,
+      `${url}/api/trpc/cluster.watch?input=${encodeURIComponent(JSON.stringify({ wire: WIRE_VERSION }))}`,
     );
     subscriber.start();
     cleanups.push(() => subscriber.stop());

@@ -9,8 +9,8 @@ import { publicProcedure, readProcedure, router } from '../init';
 
 /**
  * One streamed item: the full state (first, or after a gap), then batches of events in seq order
- * — as plain events, or, for a reader that asked for `wire: 1`, as lean wire frames
- * (lib/timeline/wire.ts) that decode to the same events.
+ * — as plain events, or, for a reader that asked for `wire: 1` or `wire: 2`, as lean wire frames
+ * of that version (lib/timeline/wire.ts) that decode to the same events.
  */
 export type WatchMessage =
   | { type: 'snapshot'; state: ClusterState }
@@ -72,13 +72,15 @@ export const clusterRouter = router({
    * the last event recorded, shown or not, so a resume skips nothing shown.
    */
   watch: readProcedure
-    .input(z.object({ lastEventId, wire: z.literal(1).optional() }).optional())
+    .input(
+      z.object({ lastEventId, wire: z.union([z.literal(1), z.literal(2)]).optional() }).optional(),
+    )
     .subscription(async function* ({ ctx, input, signal }) {
       const source = ctx.engine;
       const view = await VisibleView.for(ctx.viewer);
       const seek = (t: number) => source.stateAt(t);
       const live = source.subscribe(signal);
-      const encoder = input?.wire === 1 ? new WireEncoder() : undefined;
+      const encoder = input?.wire ? new WireEncoder({ version: input.wire }) : undefined;
       const message = (events: TimelineEvent[]): WatchMessage =>
         encoder ? encoder.encode(events) : { type: 'events', events };
       const snapshot = (state: ClusterState) => {
