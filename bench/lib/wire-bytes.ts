@@ -19,7 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import { constants, createGzip, type Gzip } from 'node:zlib';
-import { transformer } from '@/lib/timeline/codec';
+import { decode, transformer } from '@/lib/timeline/codec';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import type { ClusterState, NodeView } from '@/lib/timeline/state';
 import { WIRE_VERSION, WireEncoder, type WireVersion } from '@/lib/timeline/wire';
@@ -89,9 +89,10 @@ export async function measureWireBytes(options: WireBytesOptions = {}): Promise<
   const state: ClusterState = { seq: 0, t: now, nodes: {} };
   for (const node of nodes) {
     node.initial(now);
-    state.nodes[node.name] = JSON.parse(
+    // Revived (times as Dates) as the server holds them.
+    state.nodes[node.name] = decode<NodeView>(
       renameIds(JSON.stringify(node.state(now).view), node.name),
-    ) as NodeView;
+    );
   }
   seq = 1_000_000;
   state.seq = seq;
@@ -113,7 +114,7 @@ export async function measureWireBytes(options: WireBytesOptions = {}): Promise<
       const node = nodes[at % n] as SyntheticNode;
       at += 1 + Math.floor(n / 3); // spread over the nodes, not one after the other
       for (const msg of node.churn(time)) {
-        const evs = JSON.parse(renameIds(JSON.stringify(msg.events), node.name)) as TimelineEvent[];
+        const evs = decode<TimelineEvent[]>(renameIds(JSON.stringify(msg.events), node.name));
         const renum = new Map<number, number>();
         for (const e of evs) {
           renum.set(e.seq, ++seq);

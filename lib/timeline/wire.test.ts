@@ -204,7 +204,82 @@ describe('lean wire', () => {
     expect(canonical(back)).toBe(canonical(events.slice(cut)));
   });
 
-  it('v2 sends an explanation, a condition (times beside it) or a CRI detail seen before as a slot', () => {
+  it('v2 sends a known container id as a flag, and a kill as a template with its times as holes', () => {
+    const id1 = 'a'.repeat(64);
+    const running = {
+      name: 'web',
+      restartCount: 0,
+      image: 'podscope.local/busybox:1',
+      imageID: 'podscope.local/busybox@sha256:' + 'c'.repeat(64),
+      containerID: `containerd://${id1}`,
+      ready: true,
+      state: { running: { startedAt: new Date(1_000_000) } },
+      started: true,
+    };
+    const kill = (at: number) => ({
+      ...running,
+      ready: false,
+      started: false,
+      state: {
+        terminated: {
+          exitCode: 137,
+          reason: 'Error',
+          startedAt: new Date(1_000_000),
+          finishedAt: new Date(at),
+          containerID: `containerd://${id1}`,
+        },
+      },
+    });
+    const base = { kind: 'container', list: 'regular', name: 'web', node: 'n1' } as const;
+    const stream: TimelineEvent[] = [
+      { ...base, podUid: 'u1', seq: 1, t: 1, type: 'ContainerStateChanged', status: running },
+      { ...base, podUid: 'u2', seq: 2, t: 2, type: 'ContainerStateChanged', status: running },
+    ];
+    for (const [i, pod] of ['u1', 'u2'].entries()) {
+      const seq = 10 + i * 2;
+      stream.push(
+        {
+          kind: 'cri',
+          type: 'ContainerExited',
+          source: 'relist',
+          seq,
+          t: 5_000 + seq,
+          node: 'n1',
+          podUid: pod,
+          container: 'web',
+          id: id1,
+        },
+        {
+          ...base,
+          podUid: pod,
+          seq: seq + 1,
+          t: 5_000 + seq,
+          type: 'ContainerStateChanged',
+          status: kill(2_000_000 + seq),
+        },
+      );
+    }
+    const v2 = roundTrip(stream, { sizes: [2, 1, 1, 1, 1], version: 2 });
+    expect(canonical(v2.back)).toBe(canonical(stream));
+    const sent = v2.frames.flatMap((f) => f.e);
+    expect(sent[2]).toMatchObject({ I: 1 });
+    expect(sent[2]?.i).toBeUndefined();
+    // Both kills as the same template: the holes are the two times (ms before the event) and
+    // the container id as "the same as before".
+    expect(sent[3]?.D).toEqual({
+      t: [expect.any(Object), 5_010 - 1_000_000, 5_010 - 2_000_010, []],
+    });
+    expect(sent[5]?.D).toEqual({
+      t: [expect.any(Number), 5_012 - 1_000_000, 5_012 - 2_000_012, []],
+    });
+    expect(JSON.stringify(v2.frames).split(id1).length - 1).toBe(1);
+    // Version 1 sends the id (interned) and the kill's fields.
+    const v1 = roundTrip(stream, { sizes: [2, 1, 1, 1, 1], version: 1 });
+    expect(canonical(v1.back)).toBe(canonical(stream));
+    expect(v1.frames.flatMap((f) => f.e)[2]?.i).toBeDefined();
+  });
+
+  it('v2 sends an explanation, a condition (its times as holes) or a CRI detail seen before as a slot', () => {
     const why = {
       id: 'condition.ready.containersNotReady',
       params: { reason: 'ContainersNotReady' },
@@ -269,10 +344,11 @@ describe('lean wire', () => {
           .filter((e) => e.d !== undefined)
           .every((e) => typeof e.d === 'number'),
       ).toBe(true);
-      const conds = sent.filter((e) => e.K !== undefined);
-      expect(conds.map((e) => typeof e.K)).toEqual(['object', 'number', 'number']);
+      const conds = sent.filter((e) => e.K !== undefined) as { K: unknown[]; W: unknown }[];
+      expect(conds.map((e) => typeof e.K[0])).toEqual(['object', 'number', 'number']);
       expect(conds.map((e) => typeof e.W)).toEqual(['object', 'number', 'number']);
-      expect(conds[2]?.Z).toEqual({ lastTransitionTime: new Date(16_000) });
+      // The condition's time is the template's hole: milliseconds before the event's time.
+      expect(conds[2]?.K.slice(1)).toEqual([16 - 16_000]);
       const phases = sent
         .filter((e) => e.P !== undefined)
         .map((e) => typeof (e.P as { W: unknown }).W);
@@ -287,7 +363,7 @@ describe('lean wire', () => {
     expect(canonical(v1.back)).toBe(canonical(stream));
     expect(v1.frames.every((f) => f.v === 1)).toBe(true);
     for (const e of v1.frames.flatMap((f) => f.e))
-      for (const k of ['W', 'K', 'Z', 'd']) expect(e[k]).toBeUndefined();
+      for (const k of ['W', 'K', 'd', 'I', 'R']) expect(e[k]).toBeUndefined();
   });
 
   it('v2 sends an explanation that is not plain data as itself, not interned', () => {
@@ -309,19 +385,17 @@ describe('lean wire', () => {
     );
   });
 
-  it('refuses a value slot that holds no value, and a condition time its condition lacks', () => {
+  it('refuses a value slot that holds no value, and a template without its holes', () => {
     const base = { k: 'pod:PodConditionChanged', n: 'a', p: 'u' };
     const frame = (e: Record<string, unknown>[]) => ({ type: 'wire', v: 2, s: 1, e });
     // Slot 0 holds the string "pod:PodConditionChanged", not a value.
     expect(() => new WireDecoder().decode(frame([{ ...base, W: 0 }]))).toThrow(/value slot/);
-    expect(() => new WireDecoder().decode(frame([{ ...base, K: 7 }]))).toThrow(/value slot/);
-    expect(() =>
-      new WireDecoder().decode(
-        frame([
-          { ...base, K: { type: 'Ready' }, Z: { lastTransitionTime: '2026-01-01T00:00:00Z' } },
-        ]),
-      ),
-    ).toThrow(/not in its condition/);
+    expect(() => new WireDecoder().decode(frame([{ ...base, K: [7] }]))).toThrow(/value slot/);
+    const ready = { type: 'Ready', lastTransitionTime: 0 };
+    const one = (K: unknown[]) => () => new WireDecoder().decode(frame([{ ...base, K }]));
+    expect(one([ready])).toThrow(/fewer holes/);
+    expect(one([ready, 1, 2])).toThrow(/more holes/);
+    expect(one([ready, 'x'])).toThrow(/bad time/);
     expect(() =>
       new WireDecoder().decode(frame([{ ...base, w: { i: 'x' }, W: { i: 'x' } }])),
     ).toThrow(/given twice/);

@@ -27,6 +27,7 @@
 import type { V1ContainerStatus } from '@kubernetes/client-node';
 import type { Explanation } from '../kubelet/explanation';
 import type { TimelineEvent } from './events';
+import { reviveInPlace } from './codec';
 import type { ClusterState, PodView } from './state';
 
 /**
@@ -174,6 +175,15 @@ class StatusMirror {
     return this.pods.get(podUid)?.statuses.get(`${list}/${name}`);
   }
 
+  /** The runtime id of a pod's container as its status has it (`containerd://<id>` → `<id>`). */
+  containerId(podUid: string, name: string): string | undefined {
+    const status = this.get(podUid, 'regular', name) ?? this.get(podUid, 'init', name);
+    const id = status?.containerID;
+    if (typeof id !== 'string') return undefined;
+    const at = id.indexOf('://');
+    return at < 0 ? id : id.slice(at + 3);
+  }
+
   /** What an event changes (called with the whole event, on both ends, in stream order). */
   apply(e: TimelineEvent): void {
     if (e.kind === 'container') {
@@ -287,8 +297,52 @@ export interface WireOptions {
   version?: WireVersion;
 }
 
-/** Condition fields that are times: sent beside the interned rest of the condition. */
-const CONDITION_TIMES = ['lastTransitionTime', 'lastProbeTime', 'lastHeartbeatTime'];
+/**
+ * Fields a v2 template leaves as holes (0), sent beside it in the order met: times (a Date as
+ * milliseconds before the event's time) and the interned strings of a status (the slots they
+ * go as change along the stream; a template is shared, so holds none).
+ */
+const TEMPLATE_TIMES = new Set([
+  'startedAt',
+  'finishedAt',
+  'lastTransitionTime',
+  'lastProbeTime',
+  'lastHeartbeatTime',
+]);
+const TEMPLATE_HOLES = new Set([...TEMPLATE_TIMES, 'containerID', 'image', 'imageID']);
+
+/**
+ * A copy of `v` with every hole field (at any depth of nested objects, in key order) replaced by
+ * 0, calling `hole` with each field's key and value; undefined fields dropped.
+ */
+function template(
+  v: Record<string, unknown>,
+  hole: (key: string, value: unknown) => void,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) {
+    const x = v[k];
+    if (x === undefined) continue;
+    if (TEMPLATE_HOLES.has(k)) {
+      hole(k, x);
+      out[k] = 0;
+    } else out[k] = isRecord(x) ? template(x, hole) : x;
+  }
+  return out;
+}
+
+/** A copy of a template with its holes (in the order `template` met them) filled by `fill`. */
+function filled(
+  t: Record<string, unknown>,
+  fill: (key: string) => unknown,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(t)) {
+    const x = t[k];
+    out[k] = TEMPLATE_HOLES.has(k) ? fill(k) : isRecord(x) ? filled(x, fill) : x;
+  }
+  return out;
+}
 
 /**
  * Whether a value can be interned by its JSON: plain data only (a Date prints differently in
@@ -374,20 +428,25 @@ export class WireEncoder {
     else o[key] = this.why(w);
   }
 
-  /** A condition (v2): its times under `Z`, the rest (times as 0, keeping the key order) as a value under `K`. */
-  private condition(o: Record<string, unknown>, c: Record<string, unknown>): void {
-    const rest: Record<string, unknown> = {};
-    const times: Record<string, unknown> = {};
-    for (const k of Object.keys(c)) {
-      if (c[k] === undefined) continue;
-      if (CONDITION_TIMES.includes(k)) {
-        rest[k] = 0;
-        times[k] = c[k];
-      } else rest[k] = c[k];
-    }
-    if (!plainData(rest)) return;
-    o.K = this.value(rest, () => rest);
-    if (Object.keys(times).length > 0) o.Z = times;
+  /**
+   * A record (v2) as a template — interned like any value — and its holes: `[template or slot,
+   * ...holes]`; undefined when the template is not plain data (the caller sends it as v1 does).
+   */
+  private templated(
+    v: Record<string, unknown>,
+    t: number,
+    cid: (k: string, v: unknown) => unknown = this.cid,
+  ): unknown[] | undefined {
+    const tpl = template(v, () => undefined);
+    if (!plainData(tpl)) return undefined;
+    // The holes' strings are interned before the template, as the decoder meets them.
+    const holes: unknown[] = [];
+    template(v, (k, x) => {
+      if (!TEMPLATE_TIMES.has(k)) holes.push(cid(k, x));
+      else if (x instanceof Date && Number.isFinite(x.getTime())) holes.push(t - x.getTime());
+      else holes.push([x]);
+    });
+    return [this.value(tpl, () => tpl), ...holes];
   }
 
   private why(w: Explanation): Record<string, unknown> {
@@ -416,16 +475,34 @@ export class WireEncoder {
     if (e.t !== prevT) o.t = e.t - prevT;
     if (e.node !== prevNode) o.n = this.s(e.node);
     const r = e as unknown as Record<string, unknown>;
+    // v2: a CRI event's container id that the container's status holds goes as a flag (the
+    // snapshot gave the reader every running container's id; a 64-hex id does not compress).
+    const knownId =
+      this.version >= 2 &&
+      e.kind === 'cri' &&
+      e.id !== undefined &&
+      e.podUid !== undefined &&
+      e.container !== undefined &&
+      this.mirror.containerId(e.podUid, e.container) === e.id;
+    if (knownId) o.I = 1;
     for (const [key, short] of SHORT) {
       const v = r[key];
-      if (typeof v === 'string') o[short] = this.s(v);
+      if (typeof v === 'string' && !(knownId && key === 'id')) o[short] = this.s(v);
     }
     if (typeof e.cause === 'number') o.c = e.seq - e.cause;
+    // v2: the runtime's time as its step from the event's (when that adds back exactly).
+    if (
+      this.version >= 2 &&
+      e.kind === 'cri' &&
+      typeof e.runtimeTime === 'number' &&
+      e.t + (e.runtimeTime - e.t) === e.runtimeTime
+    )
+      o.R = e.runtimeTime - e.t;
     if ('why' in e && e.why !== undefined) this.whyAs(o, 'w', 'W', e.why);
     if (e.kind === 'container' && e.status) {
       const prev = this.mirror.get(e.podUid, e.list, e.name);
       o[prev ? 'D' : 'S'] = prev
-        ? this.diff(prev, e.status)
+        ? this.diff(prev, e.status, e.t)
         : mapStatus(e.status as unknown as Record<string, unknown>, this.cid);
     }
     if (e.kind === 'pod' && e.patch?.whyPhase) {
@@ -435,8 +512,10 @@ export class WireEncoder {
       o.P = P;
     }
     if (this.version >= 2) {
-      if ((e.kind === 'pod' || e.kind === 'node') && isRecord(e.condition))
-        this.condition(o, e.condition as unknown as Record<string, unknown>);
+      if ((e.kind === 'pod' || e.kind === 'node') && isRecord(e.condition)) {
+        const K = this.templated(e.condition as unknown as Record<string, unknown>, e.t);
+        if (K) o.K = K;
+      }
       if (e.kind === 'cri' && isRecord(e.detail) && plainData(e.detail))
         o.d = this.value(e.detail, () => e.detail);
     }
@@ -445,13 +524,18 @@ export class WireEncoder {
       if (key === 'patch' && o.P !== undefined) continue;
       if (key === 'condition' && o.K !== undefined) continue;
       if (key === 'detail' && o.d !== undefined) continue;
+      if (key === 'runtimeTime' && o.R !== undefined) continue;
       if (key.length < 2) throw new WireError(`event field "${key}" cannot be sent`);
       o[key] = r[key];
     }
     return o;
   }
 
-  private diff(prev: V1ContainerStatus, next: V1ContainerStatus): Record<string, unknown> {
+  private diff(
+    prev: V1ContainerStatus,
+    next: V1ContainerStatus,
+    t: number,
+  ): Record<string, unknown> {
     const p = prev as unknown as Record<string, unknown>;
     const n = next as unknown as Record<string, unknown>;
     const set: Record<string, unknown> = {};
@@ -467,7 +551,15 @@ export class WireEncoder {
     }
     for (const k of Object.keys(p)) if (p[k] !== undefined && n[k] === undefined) del.push(k);
     const out: Record<string, unknown> = {};
-    if (Object.keys(set).length > 0) out.s = mapStatus(set, this.cid);
+    // v2: a container id equal to the previous status's (inside a new state) goes as [].
+    const same = this.version >= 2 && typeof p.containerID === 'string' ? p.containerID : null;
+    const cid = (k: string, v: unknown) =>
+      k === 'containerID' && v === same ? [] : this.cid(k, v);
+    // v2: the changed fields as a template (a kill's is the same for every container) and holes.
+    const changed = Object.keys(set).length > 0;
+    const tpl = this.version >= 2 && changed ? this.templated(set, t, cid) : undefined;
+    if (tpl) out.t = tpl;
+    else if (changed) out.s = mapStatus(set, cid);
     if (del.length > 0) out.x = del;
     if (lastIsPrevState) out.L = 1;
     return out;
@@ -570,6 +662,35 @@ export class WireDecoder {
     return v;
   }
 
+  /** A v2 template and its holes (`[template or slot, ...holes]`) as the record it stands for. */
+  private untemplated(
+    raw: unknown,
+    t: number,
+    what: string,
+    cid: (k: string, v: unknown) => unknown = this.cid,
+  ): Record<string, unknown> {
+    if (!Array.isArray(raw) || raw.length === 0) throw new WireError(`${what}: bad template`);
+    const [ref, ...holes] = raw as unknown[];
+    const literal = typeof ref !== 'number';
+    if (literal && !isRecord(ref)) throw new WireError(`${what}: bad template`);
+    const tpl = literal ? ref : this.table.value(ref, what);
+    if (!isRecord(tpl)) throw new WireError(`${what}: bad template`);
+    let n = 0;
+    const out = filled(tpl, (k) => {
+      if (n >= holes.length) throw new WireError(`${what}: fewer holes than its template has`);
+      const x = holes[n++];
+      if (!TEMPLATE_TIMES.has(k)) return cid(k, x);
+      if (typeof x === 'number') return new Date(t - x);
+      // As the transport would have revived it under its own key.
+      if (Array.isArray(x) && x.length === 1)
+        return reviveInPlace<Record<string, unknown>>({ [k]: x[0] })[k];
+      throw new WireError(`${what}: bad time "${k}"`);
+    });
+    if (n !== holes.length) throw new WireError(`${what}: more holes than its template has`);
+    if (literal) this.table.putValue(tpl);
+    return out;
+  }
+
   /** An explanation sent under `key` (as itself) or `interned` (v2: a value), if either. */
   private whyOf(
     o: Record<string, unknown>,
@@ -636,6 +757,22 @@ export class WireDecoder {
     };
     for (const [key, short] of SHORT)
       if (o[short] !== undefined) e[key] = this.table.read(o[short], `event ${i} ${key}`);
+    if (o.I !== undefined) {
+      const id =
+        o.I === 1 &&
+        o.i === undefined &&
+        typeof e.podUid === 'string' &&
+        typeof e.container === 'string'
+          ? this.mirror.containerId(e.podUid, e.container)
+          : undefined;
+      if (id === undefined)
+        throw new WireError(`event ${i}: a container id flagged as known is not`);
+      e.id = id;
+    }
+    if (o.R !== undefined) {
+      if (typeof o.R !== 'number') throw new WireError(`event ${i}: bad runtime time`);
+      e.runtimeTime = t + o.R;
+    }
     if (o.c !== undefined) {
       if (typeof o.c !== 'number') throw new WireError(`event ${i}: bad cause`);
       e.cause = seq - o.c;
@@ -645,7 +782,7 @@ export class WireDecoder {
     if (o.S !== undefined) {
       if (!isRecord(o.S)) throw new WireError(`event ${i}: bad status`);
       e.status = mapStatus(o.S, this.cid);
-    } else if (o.D !== undefined) e.status = this.undiff(e, o.D, i);
+    } else if (o.D !== undefined) e.status = this.undiff(e, o.D, t, i);
     if (o.P !== undefined) {
       if (!isRecord(o.P)) throw new WireError(`event ${i}: bad patch`);
       const patch: Record<string, unknown> = { ...o.P };
@@ -653,19 +790,7 @@ export class WireDecoder {
       patch.whyPhase = this.whyOf(o.P, 'whyPhase', 'W');
       e.patch = patch;
     }
-    if (o.K !== undefined) {
-      const rest = this.value(o.K, `event ${i} condition`, (r) => {
-        if (!isRecord(r)) throw new WireError(`event ${i}: bad condition`);
-        return r;
-      });
-      if (o.Z !== undefined && !isRecord(o.Z))
-        throw new WireError(`event ${i}: bad condition times`);
-      const times = o.Z ?? {};
-      for (const k of Object.keys(times))
-        if (!CONDITION_TIMES.includes(k) || !Object.hasOwn(rest, k))
-          throw new WireError(`event ${i}: condition time "${k}" not in its condition`);
-      e.condition = { ...rest, ...times };
-    }
+    if (o.K !== undefined) e.condition = this.untemplated(o.K, t, `event ${i} condition`);
     if (o.d !== undefined)
       e.detail = this.value(o.d, `event ${i} detail`, (r) => {
         if (!isRecord(r)) throw new WireError(`event ${i}: bad detail`);
@@ -678,14 +803,30 @@ export class WireDecoder {
     return e as unknown as TimelineEvent;
   }
 
-  private undiff(e: Record<string, unknown>, raw: unknown, i: number): V1ContainerStatus {
+  private undiff(
+    e: Record<string, unknown>,
+    raw: unknown,
+    t: number,
+    i: number,
+  ): V1ContainerStatus {
     if (!isRecord(raw)) throw new WireError(`event ${i}: bad status diff`);
     const prev = this.mirror.get(String(e.podUid), String(e.list), String(e.name));
     if (!prev) throw new WireError(`event ${i}: a status diff for a container never sent`);
     const p = prev as unknown as Record<string, unknown>;
     const set = raw.s === undefined ? {} : raw.s;
     if (!isRecord(set)) throw new WireError(`event ${i}: bad status diff`);
-    const mapped = mapStatus(set, this.cid);
+    const cid = (k: string, v: unknown) => {
+      if (!(k === 'containerID' && Array.isArray(v) && v.length === 0)) return this.cid(k, v);
+      if (typeof p.containerID !== 'string')
+        throw new WireError(`event ${i}: "the same container id" for a status without one`);
+      return p.containerID;
+    };
+    if (raw.t !== undefined && raw.s !== undefined)
+      throw new WireError(`event ${i}: a status diff given twice`);
+    const mapped =
+      raw.t !== undefined
+        ? this.untemplated(raw.t, t, `event ${i} status`, cid)
+        : mapStatus(set, cid);
     const del = raw.x === undefined ? [] : raw.x;
     if (!Array.isArray(del)) throw new WireError(`event ${i}: bad status diff`);
     const out: Record<string, unknown> = {};
@@ -708,8 +849,9 @@ const KNOWN_SHORT = new Set([
   'P',
   'W',
   'K',
-  'Z',
   'd',
+  'I',
+  'R',
   ...SHORT.map(([, s]) => s),
 ]);
 
