@@ -15,13 +15,15 @@
  * history. `sync` shows the same bytes with a sync flush per message (the history kept), for
  * reference.
  *
- *   node --import tsx bench/lib/wire-bytes.ts [nodes=91] [perMessage=2] [messages=600]
+ *   node --import tsx bench/lib/wire-bytes.ts [nodes=91] [perMessage=2] [messages=600] [version=2]
+ *   (REGROUP=0: the route's chunks as tRPC writes them, three flushes per message)
  */
 import { createHash } from 'node:crypto';
 import { constants, createGzip, type Gzip } from 'node:zlib';
 import { decode, transformer } from '@/lib/timeline/codec';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import type { ClusterState, NodeView } from '@/lib/timeline/state';
+import { oneChunkPerMessage } from '@/server/trpc/compress';
 import { WIRE_VERSION, WireEncoder, type WireVersion } from '@/lib/timeline/wire';
 import { recordTemplates, SyntheticNode, type Templates } from './synthetic-nodes';
 
@@ -30,6 +32,11 @@ export interface WireBytesOptions {
   /** Nodes' churn relists per SSE message. */
   perMessage?: number;
   messages?: number;
+  /**
+   * The route's body regrouped into one chunk per message, as server/trpc/compress.ts does
+   * (default); false: the three chunks tRPC writes, each flushed (before the regrouping).
+   */
+  regroup?: boolean;
   /** The wire version encoded (default the newest). */
   version?: WireVersion;
   /** Recorded once and reused (recording takes a few seconds). */
@@ -54,7 +61,6 @@ export interface WireBytesResult {
 /** A tracked message as tRPC's SSE producer writes it: three chunks, each flushed by `next start`. */
 const sseChunks = (id: string, data: string) => [`data: ${data}\n`, `id: ${id}\n`, '\n\n'];
 
-const ONE_CHUNK = process.env.ONE_CHUNK === '1';
 const HEX64 = /\b[0-9a-f]{64}\b/g;
 
 /** Per node: its own 64-hex ids (the templates' are the same on every node). */
@@ -68,7 +74,7 @@ class Compressed {
   constructor(private readonly flush: number) {
     this.gz.on('data', (c: Buffer) => (this.bytes += c.length));
   }
-  async write(chunk: string): Promise<void> {
+  async write(chunk: string | Uint8Array): Promise<void> {
     this.gz.write(chunk);
     await new Promise<void>((resolve) => this.gz.flush(this.flush, () => resolve()));
   }
@@ -99,6 +105,14 @@ export async function measureWireBytes(options: WireBytesOptions = {}): Promise<
   const enc = new WireEncoder({ version: options.version ?? WIRE_VERSION });
   enc.seed(state);
   const full = new Compressed(constants.Z_FULL_FLUSH);
+  // What the route writes, through the regrouping as the server has it, into next start's gzip.
+  const route =
+    options.regroup === false
+      ? new TransformStream<Uint8Array, Uint8Array>()
+      : oneChunkPerMessage();
+  const routeIn = route.writable.getWriter();
+  const routeOut = route.readable.pipeTo(new WritableStream({ write: (c) => full.write(c) }));
+  const utf8 = new TextEncoder();
   const sync = new Compressed(constants.Z_SYNC_FLUSH);
   let plain = 0;
   let events = 0;
@@ -142,13 +156,14 @@ export async function measureWireBytes(options: WireBytesOptions = {}): Promise<
     }
     const data = JSON.stringify(transformer.serialize(frame));
     const chunks = sseChunks(String(seq), data);
-    if (ONE_CHUNK) chunks.splice(0, chunks.length, chunks.join(''));
     for (const c of chunks) {
       plain += Buffer.byteLength(c);
-      await full.write(c);
+      await routeIn.write(utf8.encode(c));
     }
     await sync.write(chunks.join(''));
   }
+  await routeIn.close();
+  await routeOut;
   const per = (x: number) => Math.round((x / Math.max(1, transitions)) * 10) / 10;
   const perRecord = (r: Record<string, number>) =>
     Object.fromEntries(
@@ -171,6 +186,7 @@ export async function measureWireBytes(options: WireBytesOptions = {}): Promise<
 if (process.argv[1]?.endsWith('wire-bytes.ts')) {
   const [nodes, perMessage, messages, version] = process.argv.slice(2).map(Number);
   void measureWireBytes({
+    regroup: process.env.REGROUP !== '0',
     ...(version === 1 || version === 2 ? { version } : {}),
     ...(nodes ? { nodes } : {}),
     ...(perMessage ? { perMessage } : {}),
