@@ -83,6 +83,28 @@ describe('lean wire', () => {
     expect(encode(reduceAll(seed, back))).toBe(encode(reduceAll(emptyState(), events)));
   });
 
+  it('v2 names a pod the snapshot held by its place on its node, once; later by its slot', () => {
+    const cut = Math.floor(events.length / 2);
+    const seed = reduceAll(emptyState(), events.slice(0, cut));
+    const rest = events.slice(cut);
+    const { back, frames } = roundTrip(rest, { seed, version: 2 });
+    expect(canonical(back)).toBe(canonical(rest));
+    const sent = frames.flatMap((f) => f.e);
+    const placed = sent.filter((e) => e.u !== undefined);
+    expect(placed.length).toBeGreaterThan(0);
+    expect(placed.every((e) => e.p === undefined && typeof e.u === 'number')).toBe(true);
+    // No event names a pod of the snapshot by its uid as text.
+    const seeded = Object.values(seed.nodes).flatMap((n) => Object.keys(n.pods));
+    for (const e of sent) expect(seeded).not.toContain(e.p);
+    // A place the reader's snapshot has no pod at is refused.
+    const dec = new WireDecoder();
+    dec.seed(transport(seed));
+    const node = Object.keys(seed.nodes)[0] ?? '';
+    expect(() =>
+      dec.decode({ type: 'wire', v: 2, s: 1, e: [{ k: 'pod:PodUpdated', n: node, u: 9999 }] }),
+    ).toThrow(/no pod at place/);
+  });
+
   it('is smaller than the plain events: diffs, interned ids, inputs not repeating params', () => {
     const { frames } = roundTrip(events, { sizes: [5] });
     const plain = chunks(events, [5]).map((b) => JSON.stringify(toJsonValue(b)).length);

@@ -79,6 +79,11 @@ class EncodeTable {
     return this.slot(`s${s}`) ?? s;
   }
 
+  /** Whether a string is in the table (sent before and not yet pushed out). */
+  has(s: string): boolean {
+    return this.index.has(`s${s}`);
+  }
+
   /** The slot of a value (by its JSON) already sent, if it is still in the table. */
   valueSlot(json: string): number | undefined {
     return this.index.get(`v${json}`);
@@ -160,15 +165,38 @@ interface PodEntry {
 
 class StatusMirror {
   private pods = new Map<string, PodEntry>();
+  /** The snapshot's pods of each node, in its order (v2 names a pod by its place here). */
+  private seeded = new Map<string, string[]>();
+  private seededAt = new Map<string, number>();
 
   clear(): void {
     this.pods = new Map();
+    this.seeded = new Map();
+    this.seededAt = new Map();
   }
 
   seed(state: ClusterState): void {
     this.clear();
-    for (const node of Object.values(state.nodes))
-      for (const pod of Object.values(node.pods)) this.setPod(node.name, pod);
+    for (const node of Object.values(state.nodes)) {
+      const uids: string[] = [];
+      for (const pod of Object.values(node.pods)) {
+        this.setPod(node.name, pod);
+        this.seededAt.set(pod.uid, uids.length);
+        uids.push(pod.uid);
+      }
+      this.seeded.set(node.name, uids);
+    }
+  }
+
+  /** A pod's place among its node's pods in the snapshot, if it was there (on that node). */
+  placeOf(node: string, podUid: string): number | undefined {
+    const at = this.seededAt.get(podUid);
+    return at !== undefined && this.seeded.get(node)?.[at] === podUid ? at : undefined;
+  }
+
+  /** The pod at a place among a node's pods in the snapshot. */
+  podAt(node: string, at: unknown): string | undefined {
+    return typeof at === 'number' ? this.seeded.get(node)?.[at] : undefined;
   }
 
   get(podUid: string, list: string, name: string): V1ContainerStatus | undefined {
@@ -487,7 +515,16 @@ export class WireEncoder {
     if (knownId) o.I = 1;
     for (const [key, short] of SHORT) {
       const v = r[key];
-      if (typeof v === 'string' && !(knownId && key === 'id')) o[short] = this.s(v);
+      if (typeof v !== 'string' || (knownId && key === 'id')) continue;
+      // v2: a pod the snapshot held, not in the table, goes as its place on its node (then interned).
+      const place =
+        key === 'podUid' && this.version >= 2 && !this.table.has(v)
+          ? this.mirror.placeOf(e.node, v)
+          : undefined;
+      if (place !== undefined) {
+        o.u = place;
+        this.s(v);
+      } else o[short] = this.s(v);
     }
     if (typeof e.cause === 'number') o.c = e.seq - e.cause;
     // v2: the runtime's time as its step from the event's (when that adds back exactly).
@@ -755,6 +792,11 @@ export class WireDecoder {
       t,
       node,
     };
+    if (o.u !== undefined) {
+      const uid = o.p === undefined ? this.mirror.podAt(node, o.u) : undefined;
+      if (uid === undefined) throw new WireError(`event ${i}: no pod at place ${String(o.u)}`);
+      e.podUid = this.table.read(uid, `event ${i} podUid`);
+    }
     for (const [key, short] of SHORT)
       if (o[short] !== undefined) e[key] = this.table.read(o[short], `event ${i} ${key}`);
     if (o.I !== undefined) {
@@ -852,6 +894,7 @@ const KNOWN_SHORT = new Set([
   'd',
   'I',
   'R',
+  'u',
   ...SHORT.map(([, s]) => s),
 ]);
 
