@@ -423,6 +423,83 @@ describe('lean wire', () => {
     ).toThrow(/given twice/);
   });
 
+  it('v2 sends a node usage as figures beside interned pod templates, pods by place (property)', () => {
+    const seed = reduceAll(emptyState(), events.slice(0, Math.floor(events.length / 2)));
+    const [node, view] = Object.entries(seed.nodes)[0] ?? ['', undefined];
+    const seeded = Object.keys(view?.pods ?? {});
+    expect(seeded.length).toBeGreaterThan(0);
+    const figures = fc.record(
+      { cpuCores: fc.double(), memoryBytes: fc.nat() },
+      { requiredKeys: ['memoryBytes'] },
+    );
+    const podUsage = fc.record({
+      cpuCores: fc.double(),
+      memoryBytes: fc.nat(),
+      containers: fc.dictionary(fc.constantFrom('app', 'proxy', 'log-shipper'), figures),
+    });
+    const uid = fc.constantFrom(...seeded, 'elsewhere', '__proto__', 'constructor');
+    const usage = fc.record({
+      at: fc.integer({ min: 0, max: 2 ** 45 }),
+      pods: fc.dictionary(uid, podUsage, { maxKeys: 6 }),
+    });
+    fc.assert(
+      fc.property(fc.array(usage, { minLength: 1, maxLength: 5 }), (usages) => {
+        const stream = usages.map((u, i): TimelineEvent => ({
+          kind: 'node',
+          type: 'NodeUpdated',
+          seq: seed.seq + 1 + i,
+          t: 1_000_000 + i,
+          node,
+          usage: u,
+        }));
+        const { back, frames } = roundTrip(stream, { seed, version: 2, sizes: [1, 2] });
+        expect(canonical(back)).toBe(canonical(stream));
+        const sent = frames.flatMap((f) => f.e);
+        expect(sent.every((e) => e.G !== undefined && e.usage === undefined)).toBe(true);
+        for (const e of sent)
+          for (const pod of (e.G as unknown[]).slice(1) as unknown[][])
+            expect(typeof pod[0] === 'number' || !seeded.includes(pod[0] as string)).toBe(true);
+      }),
+      { numRuns: 80 },
+    );
+    // Pods of the same containers share one template: the second pod's goes as a slot.
+    const same = {
+      cpuCores: 0.25,
+      memoryBytes: 1,
+      containers: { app: { cpuCores: 0.25, memoryBytes: 1 } },
+    };
+    const two: TimelineEvent = {
+      kind: 'node',
+      type: 'NodeUpdated',
+      seq: seed.seq + 1,
+      t: 5,
+      node,
+      usage: { at: 5, pods: { a: same, b: { ...same, memoryBytes: 2 } } },
+    };
+    const G = roundTrip([two], { seed, version: 2 }).frames[0]?.e[0]?.G as unknown[][];
+    expect(G[0]).toBe(0);
+    expect(G[1]).toEqual([
+      'a',
+      { cpuCores: 0, memoryBytes: 0, containers: { app: { cpuCores: 0, memoryBytes: 0 } } },
+      0.25,
+      1,
+      0.25,
+      1,
+    ]);
+    expect(G[2]?.[1]).toEqual(expect.any(Number));
+    expect(G[2]?.slice(2)).toEqual([0.25, 2, 0.25, 1]);
+    const bad = (G: unknown[]) => () =>
+      new WireDecoder().decode({
+        type: 'wire',
+        v: 2,
+        s: 1,
+        e: [{ k: 'node:NodeUpdated', n: 'x', G }],
+      });
+    expect(bad([0, ['a', { m: 0 }]])).toThrow(/fewer figures/);
+    expect(bad([0, ['a', { m: 0 }, 1, 2]])).toThrow(/more figures/);
+    expect(bad([0, [3, { m: 0 }, 1]])).toThrow(/no pod at place/);
+  });
+
   it('refuses frames it cannot follow with a WireError', () => {
     const dec = new WireDecoder();
     expect(() => dec.decode({ type: 'events', events: [] })).toThrow(WireError);

@@ -317,6 +317,33 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 
 const CID = /^([a-z][a-z0-9+.-]*):\/\/(.+)$/;
 
+/** A copy of `v` with every number (at any depth) replaced by 0, passing each to `hole` in order. */
+function numbersOut(v: unknown, hole: (n: number) => void): unknown {
+  if (typeof v === 'number') {
+    hole(v);
+    return 0;
+  }
+  if (Array.isArray(v)) return v.map((x) => numbersOut(x, hole));
+  if (isRecord(v)) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) if (v[k] !== undefined) out[k] = numbersOut(v[k], hole);
+    return out;
+  }
+  return v;
+}
+
+/** A copy of a `numbersOut` template with its numbers taken from `next`, in the same order. */
+function numbersIn(t: unknown, next: () => unknown): unknown {
+  if (typeof t === 'number') return next();
+  if (Array.isArray(t)) return t.map((x) => numbersIn(x, next));
+  if (isRecord(t)) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(t)) out[k] = numbersIn(t[k], next);
+    return out;
+  }
+  return t;
+}
+
 // ── encoder ──────────────────────────────────────────────────────────────────────────────────
 
 export interface WireOptions {
@@ -477,6 +504,29 @@ export class WireEncoder {
     return [this.value(tpl, () => tpl), ...holes];
   }
 
+  /**
+   * A node's usage (v2): `[at − t, ...pods]`, each pod `[its place on the node in the snapshot or
+   * its uid, template, ...figures]` — the template (the pod's usage with its figures as 0: the
+   * same for pods of the same containers) interned like any value, the figures in its order.
+   * Undefined when the usage is not of that shape (then it goes as itself).
+   */
+  private usage(node: string, t: number, u: Record<string, unknown>): unknown[] | undefined {
+    const { at, pods } = u;
+    if (typeof at !== 'number' || t + (at - t) !== at || !isRecord(pods)) return undefined;
+    if (Object.keys(u).some((k) => k !== 'at' && k !== 'pods' && u[k] !== undefined))
+      return undefined;
+    if (!plainData(pods)) return undefined;
+    const out: unknown[] = [at - t];
+    for (const uid of Object.keys(pods)) {
+      if (pods[uid] === undefined) continue;
+      const figures: number[] = [];
+      const tpl = numbersOut(pods[uid], (n) => figures.push(n));
+      const place = this.mirror.placeOf(node, uid);
+      out.push([place ?? uid, this.value(tpl, () => tpl), ...figures]);
+    }
+    return out;
+  }
+
   private why(w: Explanation): Record<string, unknown> {
     const out: Record<string, unknown> = { i: this.s(w.id) };
     if (w.params !== undefined) out.p = w.params;
@@ -555,12 +605,17 @@ export class WireEncoder {
       }
       if (e.kind === 'cri' && isRecord(e.detail) && plainData(e.detail))
         o.d = this.value(e.detail, () => e.detail);
+      if (e.kind === 'node' && e.usage) {
+        const G = this.usage(e.node, e.t, e.usage as unknown as Record<string, unknown>);
+        if (G) o.G = G;
+      }
     }
     for (const key of Object.keys(r)) {
       if (r[key] === undefined || handled(e, key, r[key])) continue;
       if (key === 'patch' && o.P !== undefined) continue;
       if (key === 'condition' && o.K !== undefined) continue;
       if (key === 'detail' && o.d !== undefined) continue;
+      if (key === 'usage' && o.G !== undefined) continue;
       if (key === 'runtimeTime' && o.R !== undefined) continue;
       if (key.length < 2) throw new WireError(`event field "${key}" cannot be sent`);
       o[key] = r[key];
@@ -728,6 +783,34 @@ export class WireDecoder {
     return out;
   }
 
+  /** A node's usage as the encoder's `usage` wrote it. */
+  private usage(node: string, t: number, raw: unknown, what: string): Record<string, unknown> {
+    if (!Array.isArray(raw) || typeof raw[0] !== 'number') throw new WireError(`${what}: bad`);
+    const pods: Record<string, unknown> = {};
+    for (const item of (raw as unknown[]).slice(1)) {
+      if (!Array.isArray(item) || item.length < 2) throw new WireError(`${what}: bad pod`);
+      const [ref, tplRaw, ...figures] = item as unknown[];
+      const uid = typeof ref === 'string' ? ref : this.mirror.podAt(node, ref);
+      if (uid === undefined) throw new WireError(`${what}: no pod at place ${String(ref)}`);
+      const tpl = this.value(tplRaw, what, (r) => r);
+      let n = 0;
+      const usage = numbersIn(tpl, () => {
+        if (n >= figures.length)
+          throw new WireError(`${what}: fewer figures than its template has`);
+        return figures[n++];
+      });
+      if (n !== figures.length) throw new WireError(`${what}: more figures than its template has`);
+      // As JSON.parse would make it, whatever the uid (even "__proto__").
+      Object.defineProperty(pods, uid, {
+        value: usage,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return { at: t + raw[0], pods };
+  }
+
   /** An explanation sent under `key` (as itself) or `interned` (v2: a value), if either. */
   private whyOf(
     o: Record<string, unknown>,
@@ -838,6 +921,7 @@ export class WireDecoder {
         if (!isRecord(r)) throw new WireError(`event ${i}: bad detail`);
         return r;
       });
+    if (o.G !== undefined) e.usage = this.usage(node, t, o.G, `event ${i} usage`);
     for (const k of Object.keys(o)) {
       if (k.length > 1) carry(e, k, o[k], `event ${i}`);
       else if (!KNOWN_SHORT.has(k)) throw new WireError(`event ${i}: unknown field "${k}"`);
@@ -895,6 +979,7 @@ const KNOWN_SHORT = new Set([
   'I',
   'R',
   'u',
+  'G',
   ...SHORT.map(([, s]) => s),
 ]);
 
