@@ -16,7 +16,8 @@
  * reference.
  *
  *   node --import tsx bench/lib/wire-bytes.ts [nodes=91] [perMessage=2] [messages=600] [version=2]
- *   (REGROUP=0: the route's chunks as tRPC writes them, three flushes per message)
+ *   (REGROUP=0: the route's chunks as tRPC writes them, three flushes per message;
+ *    USAGE=x: NodeUpdated usage events per transition, default 0.08)
  */
 import { createHash } from 'node:crypto';
 import { constants, createGzip, type Gzip } from 'node:zlib';
@@ -25,6 +26,14 @@ import type { TimelineEvent } from '@/lib/timeline/events';
 import type { ClusterState, NodeView } from '@/lib/timeline/state';
 import { oneChunkPerMessage } from '@/server/trpc/compress';
 import { WIRE_VERSION, WireEncoder, type WireVersion } from '@/lib/timeline/wire';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NodeUsage } from '@/lib/kubelet/usage';
+import { criRuntime } from '@/server/engine/cri-runtime';
+import { UsageSampler } from '@/server/engine/usage-sampler';
+import { startSimNode } from '@/server/sim';
+import { benchUid, Churner, NodePopulation } from './population';
 import { recordTemplates, SyntheticNode, type Templates } from './synthetic-nodes';
 
 export interface WireBytesOptions {
@@ -39,6 +48,12 @@ export interface WireBytesOptions {
   regroup?: boolean;
   /** The wire version encoded (default the newest). */
   version?: WireVersion;
+  /**
+   * NodeUpdated usage events per container transition: a churning node records its usage every
+   * 10 s (server/engine/usage-sampler.ts); the scale run of 2026-12-03 carried 91 against 1,140
+   * transitions (default 0.08; 0: none).
+   */
+  usagePerTransition?: number;
   /** Recorded once and reused (recording takes a few seconds). */
   templates?: Templates;
 }
@@ -60,6 +75,44 @@ export interface WireBytesResult {
 
 /** A tracked message as tRPC's SSE producer writes it: three chunks, each flushed by `next start`. */
 const sseChunks = (id: string, data: string) => [`data: ${data}\n`, `id: ${id}\n`, '\n\n'];
+
+const USAGE_NODE = 'usage-template-node';
+const uidPrefix = (node: string) => benchUid(node, 0).slice(0, 8);
+
+/**
+ * Usage as the node engine samples it (ListContainerStats through UsageSampler) from a simulated
+ * node of the bench population, a few containers churned between samples.
+ */
+async function recordUsage(samples: number): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'psb-usage-'));
+  const sim = await startSimNode({
+    name: USAGE_NODE,
+    socketPath: join(dir, 'node.sock'),
+    eventsMode: 'unimplemented',
+  });
+  try {
+    const population = new NodePopulation(sim.runtime, USAGE_NODE);
+    population.populate(110, 3);
+    const sampler = new UsageSampler(USAGE_NODE, criRuntime(sim.endpoint));
+    const churner = new Churner(20261203);
+    const out: string[] = [];
+    for (let i = 0; i <= samples; i++) {
+      churner.step(population, 3);
+      await new Promise((r) => setTimeout(r, 250));
+      await sampler.sample(
+        () => Date.now(),
+        () => true,
+        () => undefined,
+      );
+      // The first sample has no CPU figures yet (one reading per container).
+      if (i > 0 && sampler.latest) out.push(JSON.stringify(sampler.latest));
+    }
+    return out;
+  } finally {
+    await sim.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 const HEX64 = /\b[0-9a-f]{64}\b/g;
 
@@ -86,6 +139,10 @@ export async function measureWireBytes(options: WireBytesOptions = {}): Promise<
   const count = options.messages ?? 600;
   const t =
     options.templates ?? (await recordTemplates({ pods: 110, containers: 3, churnSteps: 60 }));
+  const usagePerTransition = options.usagePerTransition ?? 0.08;
+  const usages = usagePerTransition > 0 ? await recordUsage(6) : [];
+  let usageCredit = 0;
+  let usageNode = 0;
   const nodes = Array.from(
     { length: n },
     (_, i) => new SyntheticNode('bench', `node-${i}`, t, i * 7),
@@ -142,6 +199,19 @@ export async function measureWireBytes(options: WireBytesOptions = {}): Promise<
         }
       }
     }
+    // Usage events, spread over the nodes, at the asked rate per transition.
+    usageCredit +=
+      batch.filter((e) => e.kind === 'container' && e.type === 'ContainerStateChanged').length *
+      usagePerTransition;
+    for (; usageCredit >= 1 && usages.length > 0; usageCredit--) {
+      const i = usageNode++ % n;
+      const name = `node-${i}`;
+      const json = (usages[(usageNode + i) % usages.length] as string)
+        .replaceAll(USAGE_NODE, name)
+        .replaceAll(uidPrefix(USAGE_NODE), uidPrefix(name));
+      const usage = JSON.parse(json) as NodeUsage;
+      batch.push({ kind: 'node', type: 'NodeUpdated', seq: ++seq, t: time, node: name, usage });
+    }
     const frame = enc.encode(batch);
     for (const [i, e] of batch.entries()) {
       events++;
@@ -186,6 +256,7 @@ export async function measureWireBytes(options: WireBytesOptions = {}): Promise<
 if (process.argv[1]?.endsWith('wire-bytes.ts')) {
   const [nodes, perMessage, messages, version] = process.argv.slice(2).map(Number);
   void measureWireBytes({
+    ...(process.env.USAGE !== undefined ? { usagePerTransition: Number(process.env.USAGE) } : {}),
     regroup: process.env.REGROUP !== '0',
     ...(version === 1 || version === 2 ? { version } : {}),
     ...(nodes ? { nodes } : {}),

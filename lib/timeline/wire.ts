@@ -317,6 +317,37 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 
 const CID = /^([a-z][a-z0-9+.-]*):\/\/(.+)$/;
 
+/** Pod usage fields that are their containers' sum (lib/kubelet/usage.ts computeUsage). */
+const POD_SUMS = ['cpuCores', 'memoryBytes'] as const;
+/** In a usage template: "the sum of the containers' figures". */
+const SUM = '+';
+
+/** A pod usage's sums as computeUsage adds them: in its containers' order, from the first figure. */
+function podSum(containers: Record<string, unknown>, key: string): number | undefined {
+  let sum: number | undefined;
+  for (const name of Object.keys(containers)) {
+    const c = containers[name];
+    const v = isRecord(c) ? c[key] : undefined;
+    if (typeof v === 'number') sum = (sum ?? 0) + v;
+  }
+  return sum;
+}
+
+/** A pod's usage with the sums that add up exactly as SUM (to be recomputed), else as it is. */
+function withSums(pod: unknown): unknown {
+  if (!isRecord(pod) || !isRecord(pod.containers)) return pod;
+  const containers = pod.containers;
+  let out: Record<string, unknown> | undefined;
+  for (const k of POD_SUMS) {
+    const v = pod[k];
+    if (typeof v === 'number' && Number.isFinite(v) && podSum(containers, k) === v) {
+      out ??= { ...pod };
+      out[k] = SUM;
+    } else if (v === SUM) return pod; // a string where a figure belongs: sent as it is
+  }
+  return out ?? pod;
+}
+
 /** A copy of `v` with every number (at any depth) replaced by 0, passing each to `hole` in order. */
 function numbersOut(v: unknown, hole: (n: number) => void): unknown {
   if (typeof v === 'number') {
@@ -520,7 +551,7 @@ export class WireEncoder {
     for (const uid of Object.keys(pods)) {
       if (pods[uid] === undefined) continue;
       const figures: number[] = [];
-      const tpl = numbersOut(pods[uid], (n) => figures.push(n));
+      const tpl = numbersOut(withSums(pods[uid]), (n) => figures.push(n));
       const place = this.mirror.placeOf(node, uid);
       out.push([place ?? uid, this.value(tpl, () => tpl), ...figures]);
     }
@@ -800,6 +831,8 @@ export class WireDecoder {
         return figures[n++];
       });
       if (n !== figures.length) throw new WireError(`${what}: more figures than its template has`);
+      if (isRecord(usage) && isRecord(usage.containers))
+        for (const k of POD_SUMS) if (usage[k] === SUM) usage[k] = podSum(usage.containers, k);
       // As JSON.parse would make it, whatever the uid (even "__proto__").
       Object.defineProperty(pods, uid, {
         value: usage,
