@@ -507,9 +507,15 @@ describe('lean wire', () => {
       memoryBytes: '+',
       containers: { app: { cpuCores: 0, memoryBytes: 0 } },
     };
-    expect(G[1]).toEqual(['a', summed, 0.25, 1]);
-    expect(G[2]).toEqual(['b', expect.any(Number), 0.5, 3]);
-    expect(G[3]).toEqual(['c', { ...summed, memoryBytes: 0 }, 4, 0.5, 3]);
+    // A fraction goes as the base64 of its 8 bytes (11 characters), an integer as itself.
+    const f = (n: number) => {
+      const b = Buffer.alloc(8);
+      b.writeDoubleBE(n);
+      return b.toString('base64').slice(0, 11);
+    };
+    expect(G[1]).toEqual(['a', summed, f(0.25), 1]);
+    expect(G[2]).toEqual(['b', expect.any(Number), f(0.5), 3]);
+    expect(G[3]).toEqual(['c', { ...summed, memoryBytes: 0 }, 4, f(0.5), 3]);
     const bad = (G: unknown[]) => () =>
       new WireDecoder().decode({
         type: 'wire',
@@ -520,6 +526,7 @@ describe('lean wire', () => {
     expect(bad([0, ['a', { m: 0 }]])).toThrow(/fewer figures/);
     expect(bad([0, ['a', { m: 0 }, 1, 2]])).toThrow(/more figures/);
     expect(bad([0, [3, { m: 0 }, 1]])).toThrow(/no pod at place/);
+    expect(bad([0, ['a', { m: 0 }, 'not a figure']])).toThrow(/bad figure/);
   });
 
   it('refuses frames it cannot follow with a WireError', () => {

@@ -348,6 +348,27 @@ function withSums(pod: unknown): unknown {
   return out ?? pod;
 }
 
+/**
+ * A usage figure as sent: an integer as itself; another finite number — a CPU share with all 17
+ * digits of noise — as the base64 of its 8 bytes (big-endian: the sign and exponent, which
+ * figures share, first), 11 characters that round-trip exactly; anything else as itself.
+ */
+function figureOut(n: number): number | string {
+  if (Number.isInteger(n) || !Number.isFinite(n)) return n;
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setFloat64(0, n);
+  return btoa(String.fromCharCode(...bytes)).slice(0, 11);
+}
+
+function figureIn(v: unknown, what: string): unknown {
+  if (typeof v !== 'string') return v;
+  if (!/^[A-Za-z0-9+/]{10}[AEIMQUYcgkosw048]$/.test(v)) throw new WireError(`${what}: bad figure`);
+  const text = atob(`${v}=`);
+  const bytes = new Uint8Array(8);
+  for (let i = 0; i < 8; i++) bytes[i] = text.charCodeAt(i);
+  return new DataView(bytes.buffer).getFloat64(0);
+}
+
 /** A copy of `v` with every number (at any depth) replaced by 0, passing each to `hole` in order. */
 function numbersOut(v: unknown, hole: (n: number) => void): unknown {
   if (typeof v === 'number') {
@@ -550,8 +571,8 @@ export class WireEncoder {
     const out: unknown[] = [at - t];
     for (const uid of Object.keys(pods)) {
       if (pods[uid] === undefined) continue;
-      const figures: number[] = [];
-      const tpl = numbersOut(withSums(pods[uid]), (n) => figures.push(n));
+      const figures: (number | string)[] = [];
+      const tpl = numbersOut(withSums(pods[uid]), (n) => figures.push(figureOut(n)));
       const place = this.mirror.placeOf(node, uid);
       out.push([place ?? uid, this.value(tpl, () => tpl), ...figures]);
     }
@@ -828,7 +849,7 @@ export class WireDecoder {
       const usage = numbersIn(tpl, () => {
         if (n >= figures.length)
           throw new WireError(`${what}: fewer figures than its template has`);
-        return figures[n++];
+        return figureIn(figures[n++], what);
       });
       if (n !== figures.length) throw new WireError(`${what}: more figures than its template has`);
       if (isRecord(usage) && isRecord(usage.containers))
