@@ -652,7 +652,7 @@ export class WireEncoder {
     }
     if (this.version >= 2) {
       if ((e.kind === 'pod' || e.kind === 'node') && isRecord(e.condition)) {
-        const K = this.templated(e.condition as unknown as Record<string, unknown>, e.t);
+        const K = this.templated(e.condition, e.t);
         if (K) o.K = K;
       }
       if (e.kind === 'cri' && isRecord(e.detail) && plainData(e.detail))
@@ -826,8 +826,10 @@ export class WireDecoder {
       if (!TEMPLATE_TIMES.has(k)) return cid(k, x);
       if (typeof x === 'number') return new Date(t - x);
       // As the transport would have revived it under its own key.
-      if (Array.isArray(x) && x.length === 1)
-        return reviveInPlace<Record<string, unknown>>({ [k]: x[0] })[k];
+      if (Array.isArray(x) && x.length === 1) {
+        const revived: Record<string, unknown> = { [k]: x[0] as unknown };
+        return reviveInPlace<Record<string, unknown>>(revived)[k];
+      }
       throw new WireError(`${what}: bad time "${k}"`);
     });
     if (n !== holes.length) throw new WireError(`${what}: more holes than its template has`);
@@ -931,7 +933,8 @@ export class WireDecoder {
     };
     if (o.u !== undefined) {
       const uid = o.p === undefined ? this.mirror.podAt(node, o.u) : undefined;
-      if (uid === undefined) throw new WireError(`event ${i}: no pod at place ${String(o.u)}`);
+      if (uid === undefined)
+        throw new WireError(`event ${i}: no pod at place ${JSON.stringify(o.u)}`);
       e.podUid = this.table.read(uid, `event ${i} podUid`);
     }
     for (const [key, short] of SHORT)
