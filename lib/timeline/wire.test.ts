@@ -301,6 +301,34 @@ describe('lean wire', () => {
     expect(v1.frames.flatMap((f) => f.e)[2]?.i).toBeDefined();
   });
 
+  it('a container id that becomes null stays null, in either version', () => {
+    const status = (containerID: string | null) =>
+      ({
+        name: 'web',
+        restartCount: 0,
+        image: 'i',
+        imageID: 'j',
+        ready: false,
+        containerID,
+      }) as never;
+    const base = {
+      kind: 'container',
+      podUid: 'u1',
+      list: 'regular',
+      name: 'web',
+      node: 'n1',
+    } as const;
+    const stream: TimelineEvent[] = [
+      { ...base, seq: 1, t: 1, type: 'ContainerStatusChanged', status: status('containerd://x') },
+      { ...base, seq: 2, t: 2, type: 'ContainerStatusChanged', status: status(null) },
+      { ...base, seq: 3, t: 3, type: 'ContainerStatusChanged', status: status('containerd://x') },
+    ];
+    for (const version of [1, 2] as const) {
+      const { back } = roundTrip(stream, { sizes: [1], version });
+      expect(canonical(back)).toBe(canonical(stream));
+    }
+  });
+
   it('v2 sends an explanation, a condition (its times as holes) or a CRI detail seen before as a slot', () => {
     const why = {
       id: 'condition.ready.containersNotReady',

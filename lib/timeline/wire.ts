@@ -698,7 +698,7 @@ export class WireEncoder {
     // v2: a container id equal to the previous status's (inside a new state) goes as [].
     const same = this.version >= 2 && typeof p.containerID === 'string' ? p.containerID : null;
     const cid = (k: string, v: unknown) =>
-      k === 'containerID' && v === same ? [] : this.cid(k, v);
+      k === 'containerID' && same !== null && v === same ? [] : this.cid(k, v);
     // v2: the changed fields as a template (a kill's is the same for every container) and holes.
     const changed = Object.keys(set).length > 0;
     const tpl = this.version >= 2 && changed ? this.templated(set, t, cid) : undefined;
