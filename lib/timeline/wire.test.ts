@@ -57,6 +57,38 @@ function roundTrip(
   return { back, frames };
 }
 
+/** Where the container events of the tests below happen. */
+const WEB = { kind: 'container', podUid: 'u1', list: 'regular', name: 'web', node: 'n1' } as const;
+
+/** A container "web" running as `id` since 1,000 s, and the same killed (137) at `at`. */
+function webStatuses(id: string) {
+  const running = {
+    name: 'web',
+    restartCount: 0,
+    image: 'podscope.local/busybox:1',
+    imageID: 'podscope.local/busybox@sha256:' + 'c'.repeat(64),
+    containerID: `containerd://${id}`,
+    ready: true,
+    state: { running: { startedAt: new Date(1_000_000) } },
+    started: true,
+  };
+  const killed = (at: number) => ({
+    ...running,
+    ready: false,
+    started: false,
+    state: {
+      terminated: {
+        exitCode: 137,
+        reason: 'Error',
+        startedAt: new Date(1_000_000),
+        finishedAt: new Date(at),
+        containerID: `containerd://${id}`,
+      },
+    },
+  });
+  return { running, killed };
+}
+
 describe('lean wire', () => {
   const events = sampleEvents(6);
 
@@ -117,30 +149,8 @@ describe('lean wire', () => {
   it('sends a kill and the restart after it as diffs; inputs equal to params as keys', () => {
     const id1 = 'a'.repeat(64);
     const id2 = 'b'.repeat(64);
-    const running = {
-      name: 'web',
-      restartCount: 0,
-      image: 'podscope.local/busybox:1',
-      imageID: 'podscope.local/busybox@sha256:' + 'c'.repeat(64),
-      containerID: `containerd://${id1}`,
-      ready: true,
-      state: { running: { startedAt: new Date(1_000_000) } },
-      started: true,
-    };
-    const terminated = {
-      ...running,
-      ready: false,
-      started: false,
-      state: {
-        terminated: {
-          exitCode: 137,
-          reason: 'Error',
-          startedAt: new Date(1_000_000),
-          finishedAt: new Date(2_000_000),
-          containerID: `containerd://${id1}`,
-        },
-      },
-    };
+    const { running, killed } = webStatuses(id1);
+    const terminated = killed(2_000_000);
     const restarted = {
       ...running,
       restartCount: 1,
@@ -148,13 +158,7 @@ describe('lean wire', () => {
       state: { running: { startedAt: new Date(3_000_000) } },
       lastState: terminated.state,
     };
-    const base = {
-      kind: 'container',
-      podUid: 'u1',
-      list: 'regular',
-      name: 'web',
-      node: 'n1',
-    } as const;
+    const base = WEB;
     const stream: TimelineEvent[] = [
       { ...base, seq: 10, t: 1, type: 'ContainerStateChanged', status: running, to: 'running' },
       {
@@ -229,30 +233,7 @@ describe('lean wire', () => {
 
   it('v2 sends a known container id as a flag, and a kill as a template with its times as holes', () => {
     const id1 = 'a'.repeat(64);
-    const running = {
-      name: 'web',
-      restartCount: 0,
-      image: 'podscope.local/busybox:1',
-      imageID: 'podscope.local/busybox@sha256:' + 'c'.repeat(64),
-      containerID: `containerd://${id1}`,
-      ready: true,
-      state: { running: { startedAt: new Date(1_000_000) } },
-      started: true,
-    };
-    const kill = (at: number) => ({
-      ...running,
-      ready: false,
-      started: false,
-      state: {
-        terminated: {
-          exitCode: 137,
-          reason: 'Error',
-          startedAt: new Date(1_000_000),
-          finishedAt: new Date(at),
-          containerID: `containerd://${id1}`,
-        },
-      },
-    });
+    const { running, killed: kill } = webStatuses(id1);
     const base = { kind: 'container', list: 'regular', name: 'web', node: 'n1' } as const;
     const stream: TimelineEvent[] = [
       { ...base, podUid: 'u1', seq: 1, t: 1, type: 'ContainerStateChanged', status: running },
@@ -312,13 +293,7 @@ describe('lean wire', () => {
         ready: false,
         containerID,
       }) as never;
-    const base = {
-      kind: 'container',
-      podUid: 'u1',
-      list: 'regular',
-      name: 'web',
-      node: 'n1',
-    } as const;
+    const base = WEB;
     const stream: TimelineEvent[] = [
       { ...base, seq: 1, t: 1, type: 'ContainerStatusChanged', status: status('containerd://x') },
       { ...base, seq: 2, t: 2, type: 'ContainerStatusChanged', status: status(null) },
