@@ -31,11 +31,19 @@ import { reviveInPlace } from './codec';
 import type { ClusterState, PodView } from './state';
 
 /**
- * The newest wire version. 1: strings, statuses, inputs, seqs/causes/times as above. 2 adds
- * interned values: an explanation, a condition (its times sent beside it) or a CRI event's detail
- * seen before in the stream goes as the slot number of its first sending. A decoder reads both;
- * an encoder writes the version it is asked for (1 by default: the cluster bus's frames, which
- * consoles of before read).
+ * The newest wire version. 1: strings, statuses, inputs, seqs/causes/times as above. 2 adds, for
+ * a stream whose gzip cannot remember (next start's compressor resets its history at every flush,
+ * so each SSE message is compressed alone — bench/lib/wire-bytes.ts):
+ * - **Interned values.** An explanation, a CRI event's detail, and the template of a condition
+ *   or of a status diff (the record with its times and interned strings as holes, sent beside it;
+ *   a time as ms before the event's) go, when the stream sent the same before, as its slot.
+ * - **Known ids.** A CRI event's container id that the container's status holds goes as a flag;
+ *   a container id equal to the previous status's as []; a pod the snapshot held, the first time,
+ *   as its place among its node's pods there.
+ * - **Usage.** A node's usage as pod templates (the figures as 0, a pod's sums of its containers
+ *   as "+") and the figures (fractions as the base64 of their 8 bytes).
+ * A decoder reads both; an encoder writes the version it is asked for (1 by default: the cluster
+ * bus's frames, which consoles of before read).
  */
 export const WIRE_VERSION = 2;
 export type WireVersion = 1 | 2;
