@@ -283,7 +283,8 @@ describe.skipIf(skip)('saved timelines shared by console replicas (PostgreSQL)',
     // ~28,000 events: 28 INSERT statements, time enough to cut the connection between two.
     const file = sampleFile({ cycles: 4_000 });
     const a = await replica();
-    const storing = a.timelines.importFile(file);
+    // Its outcome is taken at once: the import may fail while the loop below is still looking.
+    const outcome = storeError(a.timelines.importFile(file));
     let terminated = 0;
     for (let i = 0; i < 2_000 && terminated === 0; i++) {
       const res = await admin.query<{ n: number }>(
@@ -293,7 +294,7 @@ describe.skipIf(skip)('saved timelines shared by console replicas (PostgreSQL)',
       terminated = res.rows[0]?.n ?? 0;
     }
     expect(terminated).toBeGreaterThan(0);
-    const err = await storeError(storing);
+    const err = await outcome;
     expect(err.code).toBe('UNAVAILABLE');
     expect(err.publicMessage).toMatch(/nothing was stored$/);
     expect(await rows('saved_timelines')).toBe(0);

@@ -275,7 +275,9 @@ function unreachable(code: string | undefined, message: string): boolean {
     return true;
   // Class 08: connection exceptions; 57P01-57P03: admin shutdown, crash shutdown, cannot connect now.
   if (code && (code.startsWith('08') || /^57P0[123]$/.test(code))) return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Connection ended/i.test(
+  // pg's own words for a client whose server went away (the rollback after a cut connection
+  // fails with the last of these).
+  return /Connection terminated|timeout exceeded when trying to connect|Connection ended|connection error and is not queryable/i.test(
     message,
   );
 }
