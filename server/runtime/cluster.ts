@@ -15,7 +15,7 @@ import type { Config } from '@/server/config';
 import { electApiView, type ApiViewElection } from '@/server/cluster/api-view';
 import { openBus, type ClusterBus } from '@/server/cluster/bus';
 import { ClusterSource, positionOf } from '@/server/cluster/console';
-import { CheckpointKeeper, ClusterCheckpoints } from '@/server/cluster/timeline/checkpoints';
+import { KeeperThread } from '@/server/cluster/timeline/keeper-thread';
 import { openClusterTimeline, type ClusterTimeline } from '@/server/cluster/timeline/timeline';
 import { ClusterWriter } from '@/server/cluster/writer';
 import { KubeView } from '@/server/kube';
@@ -42,9 +42,8 @@ export async function startCluster(
   if (!natsUrl) throw new Error('cluster mode needs PODSCOPE_NATS_URL');
   const stops: (() => Promise<void> | void)[] = [];
   try {
-    const timeline = await openClusterTimeline(
-      databaseUrl ? { url: databaseUrl } : { path: join(config.dataDir, 'cluster.db') },
-    );
+    const where = databaseUrl ? { url: databaseUrl } : { path: join(config.dataDir, 'cluster.db') };
+    const timeline = await openClusterTimeline(where);
     stops.unshift(() => timeline.close());
     const bus = await openBus({
       servers: natsUrl.split(','),
@@ -77,12 +76,14 @@ export async function startCluster(
     }
 
     // Checkpoints keep a seek's cost bounded as the timeline grows, and retention through them
-    // keeps the states after its cut right (server/cluster/timeline/checkpoints.ts).
-    const keeper = new CheckpointKeeper({
-      timeline,
-      checkpoints: new ClusterCheckpoints(timeline),
+    // keeps the states after its cut right (server/cluster/timeline/checkpoints.ts). They are
+    // folded and written in a thread of their own, by one replica at a time (keeper-thread.ts).
+    const keeper = new KeeperThread({
+      open: where,
       floor: async () => positionOf(await bus.writerAckFloor()),
+      log,
     });
+    stops.unshift(() => keeper.stop());
     const failed = (what: string) => (err: unknown) =>
       log(`cluster timeline ${what}: ${err instanceof Error ? err.message : String(err)}`, 'error');
     const checkpoints = setInterval(() => {
@@ -93,7 +94,12 @@ export async function startCluster(
     const retention = setInterval(() => {
       keeper
         .retain({ maxAgeMs: config.retention.maxAgeMs })
-        .then((r) => r.skipped && log(`cluster timeline retention waits: ${r.skipped}`, 'warn'))
+        .then(
+          (r) =>
+            r.skipped &&
+            !r.elsewhere &&
+            log(`cluster timeline retention waits: ${r.skipped}`, 'warn'),
+        )
         .catch(failed('retention'));
     }, 60_000);
     retention.unref();

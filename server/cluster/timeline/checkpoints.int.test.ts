@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode, encode } from '@/lib/timeline/codec';
 import type { TimelineEvent } from '@/lib/timeline/events';
@@ -16,6 +17,9 @@ import { newEpoch } from '../envelope';
 import { globalEvents } from '../global';
 import { eventsMessage } from '../testing';
 import { CheckpointKeeper, ClusterCheckpoints, foldTimeline, stateAt } from './checkpoints';
+import { keeperLock, type KeeperLock } from './keeper-lock';
+import { KeeperThread } from './keeper-thread';
+import type { OpenOptions } from './open';
 import { openClusterTimeline, type ClusterTimeline } from './timeline';
 
 const HOUR = 3_600_000;
@@ -35,9 +39,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const open: Record<'postgres' | 'sqlite', () => Promise<ClusterTimeline>> = {
-  postgres: async () => openClusterTimeline({ url: await pgi.createDatabase(`cp${++dbn}`) }),
-  sqlite: () => openClusterTimeline({ path: join(dir, `cp${++dbn}.db`) }),
+/** A new database of each dialect, as a replica is told where it is. */
+const where: Record<'postgres' | 'sqlite', () => Promise<OpenOptions>> = {
+  postgres: async () => ({ url: await pgi.createDatabase(`cp${++dbn}`) }),
+  sqlite: () => Promise.resolve({ path: join(dir, `cp${++dbn}.db`) }),
+};
+const open = {
+  postgres: async () => openClusterTimeline(await where.postgres()),
+  sqlite: async () => openClusterTimeline(await where.sqlite()),
 };
 
 /**
@@ -111,6 +120,7 @@ const keeperOf = (
   checkpoints: ClusterCheckpoints,
   floor: () => Promise<number>,
   now?: () => number,
+  lock?: KeeperLock,
 ) =>
   new CheckpointKeeper({
     timeline: tl,
@@ -119,9 +129,18 @@ const keeperOf = (
     everyEvents: EVERY,
     minIntervalMs: 0,
     ...(now ? { now } : {}),
+    ...(lock ? { lock } : {}),
   });
 
-async function tickUntilQuiet(keeper: CheckpointKeeper): Promise<void> {
+async function until(fn: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await fn())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function tickUntilQuiet(keeper: { tick(): Promise<unknown> }): Promise<void> {
   for (let i = 0; i < 1_000; i++) if (!(await keeper.tick())) return;
   throw new Error('the keeper never stopped writing checkpoints');
 }
@@ -231,5 +250,106 @@ describe.each(['postgres', 'sqlite'] as const)('cluster checkpoints on %s', (dia
     } finally {
       await tl.close();
     }
+  });
+});
+
+describe.each(['postgres', 'sqlite'] as const)('the keeper thread on %s', (dialect) => {
+  it('writes, in a worker thread of its own, checkpoints a seek starts from, up to the floor it is sent', async () => {
+    const options = await where[dialect]();
+    const tl = await openClusterTimeline(options);
+    const thread = new KeeperThread({
+      open: options,
+      floor: async () => Math.floor((await tl.latestGid()) * 0.75),
+      everyEvents: EVERY,
+      minIntervalMs: 0,
+      log: () => {},
+    });
+    try {
+      const times = await fill(tl, 80, 1_000);
+      const floor = Math.floor((await tl.latestGid()) * 0.75);
+      const written = await thread.tick();
+      expect(written?.gid).toBeGreaterThan(0);
+      await tickUntilQuiet(thread);
+      const checkpoints = new ClusterCheckpoints(tl);
+      const latest = await checkpoints.latest();
+      expect(latest?.gid).toBeLessThanOrEqual(floor);
+      expect(latest?.gid).toBeGreaterThan(floor - 2 * EVERY * 1024);
+      expect(await checkpoints.count()).toBeGreaterThan(1);
+      for (const i of [10, 40, 79]) {
+        const t = (times[i] ?? 0) + 500;
+        expect(await seekAt(tl, checkpoints, t), `t = batch ${i}`).toEqual(
+          await fromScratch(tl, t),
+        );
+      }
+      // Retention goes through the thread too (nothing is old enough here).
+      const kept = await thread.retain({ maxAgeMs: 365 * 24 * HOUR });
+      expect(kept.skipped).toBeUndefined();
+      expect(kept.droppedPartitions.length + kept.deletedRows).toBe(0);
+    } finally {
+      await thread.stop();
+      await tl.close();
+    }
+    await expect(thread.tick()).rejects.toThrow(/stopped/);
+  });
+});
+
+describe('one checkpoint keeper among replicas (PostgreSQL advisory lock)', () => {
+  it('two replicas: one writes the checkpoints; when its session dies the other takes over', async () => {
+    const options = await where.postgres();
+    const a = await openClusterTimeline(options);
+    const b = await openClusterTimeline(options);
+    const lockA = keeperLock(options);
+    const lockB = keeperLock(options);
+    try {
+      await fill(a, 80, 1_000);
+      const newest = await a.latestGid();
+      // The writers have committed half of it when A dies, all of it afterwards.
+      let committed = Math.floor(newest / 2);
+      const floor = () => Promise.resolve(committed);
+      const checkpoints = new ClusterCheckpoints(a);
+      const keeperA = keeperOf(a, checkpoints, floor, undefined, lockA);
+      const keeperB = keeperOf(b, new ClusterCheckpoints(b), floor, undefined, lockB);
+      expect(await lockA.held()).toBe(true);
+      // B looks first and often: A holds the lock, so B writes nothing and runs no retention.
+      expect(await keeperB.tick()).toBeUndefined();
+      expect(await checkpoints.count()).toBe(0);
+      expect(await keeperB.retain({ maxAgeMs: 0 })).toMatchObject({
+        skipped: expect.stringMatching(/another replica/) as unknown,
+        elsewhere: true,
+        deletedRows: 0,
+      });
+      expect(await a.count()).toBeGreaterThan(0);
+      await tickUntilQuiet(keeperA);
+      const byA = await checkpoints.count();
+      expect(byA).toBeGreaterThan(0);
+
+      // A dies: its lock's session ends (as when its process is killed).
+      await sql`SELECT pg_terminate_backend(pid) FROM pg_locks
+                WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
+                AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`.execute(
+        b.db,
+      );
+      committed = newest;
+      await until(async () => (await lockB.held()) === true);
+      expect(await keeperB.tick()).toBeDefined();
+      await tickUntilQuiet(keeperB);
+      expect(await checkpoints.count()).toBeGreaterThan(byA);
+      expect((await checkpoints.latest())?.gid).toBeGreaterThan(newest - 2 * EVERY * 1024);
+      // A, alive again, finds the lock taken and leaves the checkpoints to B.
+      expect(await lockA.held()).toBe(false);
+      expect(await keeperA.tick()).toBeUndefined();
+      expect(await lockB.held()).toBe(true);
+    } finally {
+      await lockA.close();
+      await lockB.close();
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('SQLite: one replica per file, the lock is always held', async () => {
+    const lock = keeperLock(await where.sqlite());
+    expect(await lock.held()).toBe(true);
+    await lock.close();
   });
 });

@@ -28,6 +28,7 @@ import { encode } from '@/lib/timeline/codec';
 import { decodeSnapshot } from '@/server/store/snapshot';
 import { isApiEpoch } from '../envelope';
 import type { GapRecord } from '../global';
+import type { KeeperLock } from './keeper-lock';
 import type { ClusterTimeline, RetentionResult } from './timeline';
 
 export interface Checkpoint {
@@ -41,8 +42,8 @@ export interface Checkpoint {
 }
 
 /**
- * Events per read of the timeline while folding: the fold runs on the console's event loop, and
- * a page is folded without a pause (~35 µs per event).
+ * Events per read of the timeline while folding (~35 µs per event). A seek folds on the console's
+ * event loop; the keeper folds in a thread of its own (keeper-thread.ts).
  */
 const PAGE = 1_000;
 /** Nodes encoded between two pauses while a checkpoint is written. */
@@ -245,8 +246,13 @@ export interface KeeperOptions {
   everyEvents?: number;
   /** But at most one per this many ms from this keeper (default 30 s; 0 in tests). */
   minIntervalMs?: number;
+  /** Only the replica holding this keeps checkpoints and runs retention (keeper-lock.ts). */
+  lock?: KeeperLock;
   now?: () => number;
 }
+
+/** What `retain` did, or why it did nothing (`elsewhere`: another replica holds the lock). */
+export type KeeperRetention = RetentionResult & { skipped?: string; elsewhere?: true };
 
 /** Writes checkpoints as the timeline grows, and keeps them right through retention. */
 export class CheckpointKeeper {
@@ -264,6 +270,7 @@ export class CheckpointKeeper {
     const { timeline, checkpoints } = this.options;
     const minInterval = this.options.minIntervalMs ?? CHECKPOINT_MIN_INTERVAL_MS;
     if (this.now() - this.lastWrite < minInterval) return undefined;
+    if (!(await this.holds())) return undefined;
     const floor = await this.options.floor();
     if (floor <= 0) return undefined;
     const last = await checkpoints.latest();
@@ -277,8 +284,15 @@ export class CheckpointKeeper {
    * the base (they would fold forward from removed events). Skipped, removing nothing, while the
    * writers have not committed that far.
    */
-  async retain(policy: { maxAgeMs: number }): Promise<RetentionResult & { skipped?: string }> {
+  async retain(policy: { maxAgeMs: number }): Promise<KeeperRetention> {
     const { timeline, checkpoints } = this.options;
+    if (!(await this.holds()))
+      return {
+        droppedPartitions: [],
+        deletedRows: 0,
+        skipped: 'another replica keeps the checkpoints and runs retention',
+        elsewhere: true,
+      };
     const now = this.now();
     const lastRemoved = await timeline.lastGidBefore(timeline.retentionCut(policy, now));
     if (lastRemoved === undefined) return timeline.retention(policy, now);
@@ -299,6 +313,10 @@ export class CheckpointKeeper {
     const result = await timeline.retention(policy, now);
     await checkpoints.pruneBelow(at?.gid ?? lastRemoved);
     return result;
+  }
+
+  private holds(): Promise<boolean> {
+    return this.options.lock ? this.options.lock.held() : Promise.resolve(true);
   }
 
   private async build(last: Checkpoint | undefined, upTo: number): Promise<Checkpoint | undefined> {

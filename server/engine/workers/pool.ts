@@ -223,8 +223,14 @@ export class RelistPool {
   }
 }
 
-/** Where the worker's files are: beside this module, or under the project root (next start). */
-function workerPaths(): { boot: string; entry: string; tsconfig: string } {
+/**
+ * Where a worker's files are: beside this module, or under the project root (next start). The
+ * boot file is generic (tsx, then `entry`, a path from the project root), so other workers start
+ * through it too (server/cluster/timeline/keeper-thread.ts).
+ */
+export function workerPaths(
+  entry: readonly string[] = ['server', 'engine', 'workers', 'relist-worker.ts'],
+): { boot: string; entry: string; tsconfig: string } {
   const starts: string[] = [];
   try {
     starts.push(dirname(fileURLToPath(import.meta.url)));
@@ -240,7 +246,7 @@ function workerPaths(): { boot: string; entry: string; tsconfig: string } {
     if (existsSync(boot))
       return {
         boot,
-        entry: pathToFileURL(join(dir, 'relist-worker.ts')).href,
+        entry: pathToFileURL(join(root, ...entry)).href,
         tsconfig: join(root, 'tsconfig.json'),
       };
   }
