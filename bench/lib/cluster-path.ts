@@ -5,15 +5,20 @@
  * and one subscriber's lean-wire SSE frame. For profiling (`--cpu-prof`) and quick comparisons:
  *
  *   node --import tsx bench/lib/cluster-path.ts [nodes] [pods] [churns]
+ *   CLUSTER_PATH_PG=1 node --import tsx bench/lib/cluster-path.ts …   # and the writer's commits
  *
  * It stands in for the bus (no ClusterBus): the view's and the writer's reads share one parse,
- * as ClusterBus.accept gives them.
+ * as ClusterBus.accept gives them. With CLUSTER_PATH_PG=1 the churn's events are then committed
+ * to a real PostgreSQL (test/cluster/harness) as the writer commits them, batches of 1,000
+ * messages, and the console's CPU per committed event is reported on its own.
  */
 import { encodeMessage } from '@/server/cluster/envelope';
 import { parseBusMessage } from '@/server/cluster/parse';
 import { ClusterView } from '@/server/cluster/view';
 import { globalEvents } from '@/server/cluster/global';
 import { WireEncoder } from '@/lib/timeline/wire';
+import { openClusterTimeline } from '@/server/cluster/timeline/timeline';
+import { startPostgres } from '@/test/cluster/harness';
 import { recordTemplates, SyntheticNode } from './synthetic-nodes';
 
 /** As the console now reads (one parse per message); PARSE_TWICE=1 for how it read before. */
@@ -70,5 +75,43 @@ async function main() {
   console.log(
     `churn: ${b.events} events in ${b.ms.toFixed(0)} ms (${Math.round(b.events / (b.ms / 1000))} ev/s), ${(b.cpuUs / b.events).toFixed(1)} µs CPU per event; sse ${sse} B`,
   );
+  if (process.env.CLUSTER_PATH_PG === '1') await commits(bytes, initial.length);
+}
+
+/** The writer's part: every message's events committed, 1,000 messages per batch. */
+async function commits(bytes: { node: string; data: Uint8Array }[], churnFrom: number) {
+  const pgi = await startPostgres();
+  try {
+    const timeline = await openClusterTimeline({ url: await pgi.createDatabase('path') });
+    const batches: ReturnType<typeof globalEvents>[][] = [];
+    for (let i = 0; i < bytes.length; i += 1_000) {
+      batches.push(
+        bytes.slice(i, i + 1_000).map((b, j) => {
+          const p = parseBusMessage(b.data, 'bench', b.node);
+          if (!p.ok) throw new Error(p.detail);
+          return globalEvents(i + j + 1, p.value);
+        }),
+      );
+    }
+    let events = 0;
+    let cpuUs = 0;
+    const t0 = performance.now();
+    for (const [k, batch] of batches.entries()) {
+      const flat = batch.flat();
+      const c0 = process.cpuUsage();
+      const inserted = await timeline.insert(flat);
+      const c = process.cpuUsage(c0);
+      if (inserted !== flat.length) throw new Error(`${inserted} of ${flat.length} rows inserted`);
+      if (k * 1_000 < churnFrom) continue;
+      cpuUs += c.user + c.system;
+      events += flat.length;
+    }
+    console.log(
+      `commits: ${events} churn events in ${(performance.now() - t0).toFixed(0)} ms, ${(cpuUs / events).toFixed(1)} µs CPU per event (this process)`,
+    );
+    await timeline.close();
+  } finally {
+    await pgi.destroy();
+  }
 }
 void main();

@@ -64,6 +64,48 @@ describe.each(['postgres', 'sqlite'] as const)(
       }
     });
 
+    it('keeps each body as sent, counts an event repeated within a batch once, files a batch across days', async () => {
+      const tl = await open[dialect]();
+      try {
+        const epoch = newEpoch();
+        const lastMs = Date.UTC(2026, 0, 2) - 1;
+        const endpoint = 'unix:///run/"odd" \\ name\n\t é ✓ 😀 \u2028 {"json":[1]}.sock';
+        const added = eventsMessage('c', 'n', epoch, 1, 1, lastMs, [
+          {
+            kind: 'node',
+            type: 'NodeAdded',
+            seq: 1,
+            t: lastMs,
+            node: 'n',
+            endpoint,
+            health: { connected: true },
+          },
+        ]);
+        const next = eventsMessage('c', 'n', epoch, 2, 2, lastMs + 1);
+        const batch = [
+          ...globalEvents(1, added),
+          ...globalEvents(2, next),
+          ...globalEvents(3, next),
+        ];
+        expect(await tl.insert(batch)).toBe(3);
+        const back = await tl.eventsAfter(0, 10);
+        expect(back).toEqual(batch.slice(0, 3).map((g) => g.event));
+        expect(back[0]).toMatchObject({ endpoint });
+        // Byte for byte: what range and the watchers' backfill send is the text the writer made.
+        const raw = await tl.db
+          .selectFrom('cluster_events')
+          .select('body')
+          .orderBy('gid')
+          .execute();
+        expect(raw.map((r) => r.body)).toEqual(
+          batch.slice(0, 3).map((g) => JSON.stringify(g.event)),
+        );
+        if (dialect === 'postgres') expect(await tl.listPartitions()).toHaveLength(2);
+      } finally {
+        await tl.close();
+      }
+    });
+
     it('retention removes what is older than the maximum age', async () => {
       const tl = await open[dialect]();
       try {
