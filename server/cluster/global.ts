@@ -82,16 +82,26 @@ function makeGlobalEvents(streamSeq: number, msg: BusMessage): GlobalEvent[] {
   }
   const last = msg.seq + msg.events.length - 1;
   return msg.events.map((e, i) => {
-    const { cause, ...rest } = e;
-    const mapped =
-      cause !== undefined && cause >= msg.seq && cause <= last
-        ? { cause: base + (cause - msg.seq) }
-        : {};
+    // A clone by one spread keeps the event's shape (V8 copies it whole); seq and an in-message
+    // cause are overwritten in place. Rest destructuring, which builds the object key by key
+    // (~3 µs per event, 5 % of the console's samples in the ingest flood), only for a cause
+    // from outside the message, which is left out.
+    const cause = e.cause;
+    let event: TimelineEvent;
+    if (cause === undefined) event = { ...e, seq: base + i };
+    else if (cause >= msg.seq && cause <= last)
+      event = { ...e, seq: base + i, cause: base + (cause - msg.seq) };
+    else {
+      const { cause: _outside, ...rest } = e;
+      event = { ...rest, seq: base + i };
+    }
     return {
-      ...common,
+      streamSeq,
+      node: msg.node,
+      epoch: msg.epoch,
       gid: base + i,
       nodeSeq: msg.seq + i,
-      event: { ...rest, ...mapped, seq: base + i },
+      event,
     };
   });
 }
