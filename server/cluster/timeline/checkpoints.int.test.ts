@@ -293,6 +293,35 @@ describe.each(['postgres', 'sqlite'] as const)('the keeper thread on %s', (diale
   });
 });
 
+describe('the keeper thread when its database is not there', () => {
+  it('says why, ends, and the next look starts a thread that finds it', async () => {
+    const name = `cp${++dbn}`;
+    let floor = 0;
+    const thread = new KeeperThread({
+      open: { url: pgi.url(name) },
+      floor: () => Promise.resolve(floor),
+      everyEvents: EVERY,
+      minIntervalMs: 0,
+      log: () => {},
+    });
+    try {
+      await expect(thread.tick()).rejects.toThrow(/does not exist/);
+      const tl = await openClusterTimeline({ url: await pgi.createDatabase(name) });
+      try {
+        await fill(tl, 40, 1_000);
+        floor = await tl.latestGid();
+        // The first thread has ended (its database was missing); this look starts another.
+        await until(async () => (await thread.tick().catch(() => undefined)) !== undefined);
+        expect(await new ClusterCheckpoints(tl).count()).toBeGreaterThan(0);
+      } finally {
+        await tl.close();
+      }
+    } finally {
+      await thread.stop();
+    }
+  });
+});
+
 describe('one checkpoint keeper among replicas (PostgreSQL advisory lock)', () => {
   it('two replicas: one writes the checkpoints; when its session dies the other takes over', async () => {
     const options = await where.postgres();

@@ -26,8 +26,12 @@ const opened = openClusterTimeline(config.open).then((timeline) => ({
     ...(config.minIntervalMs !== undefined ? { minIntervalMs: config.minIntervalMs } : {}),
   }),
 }));
-// Kept from an unhandled rejection until a request reports it.
-opened.catch(() => undefined);
+// A timeline that could not be opened: each request says why, then the thread ends, and the
+// console's next look starts a new one (the database may be back by then).
+let broken = false;
+opened.catch(() => {
+  broken = true;
+});
 
 async function answer(m: KeeperRequest): Promise<KeeperValue> {
   const { timeline, keeper } = await opened;
@@ -57,5 +61,9 @@ port.on('message', (m: KeeperRequest) => {
       reply = { id: m.id, ok: false, error: err instanceof Error ? err.message : String(err) };
     }
     port.postMessage(reply);
+    if (broken) {
+      await lock.close();
+      port.close();
+    }
   });
 });
