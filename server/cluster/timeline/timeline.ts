@@ -30,7 +30,8 @@ export interface RetentionResult {
   deletedRows: number;
 }
 
-function rowOf(g: GlobalEvent): ClusterEventsTable {
+/** A row of `cluster_events` with `body` (the event's JSON, or the event to be encoded in one). */
+function rowOf<B>(g: GlobalEvent, body: B): Omit<ClusterEventsTable, 'body'> & { body: B } {
   const e = g.event;
   return {
     gid: g.gid,
@@ -42,32 +43,8 @@ function rowOf(g: GlobalEvent): ClusterEventsTable {
     kind: e.kind,
     type: e.kind === 'gap' ? 'OutboxGap' : e.type,
     entity: e.kind === 'gap' ? e.node : entityId(e),
-    body: JSON.stringify(e),
+    body,
   };
-}
-
-/**
- * A batch as one JSON text for PostgreSQL's json_to_recordset: each row with its event as JSON
- * (stored as that text, `body`), encoded by one JSON.stringify.
- */
-function batchJson(events: readonly GlobalEvent[]): string {
-  return JSON.stringify(
-    events.map((g) => {
-      const e = g.event;
-      return {
-        gid: g.gid,
-        t: e.t,
-        node: g.node,
-        epoch: g.epoch,
-        node_seq: g.nodeSeq,
-        stream_seq: g.streamSeq,
-        kind: e.kind,
-        type: e.kind === 'gap' ? 'OutboxGap' : e.type,
-        entity: e.kind === 'gap' ? e.node : entityId(e),
-        body: e,
-      };
-    }),
-  );
 }
 
 export class ClusterTimeline {
@@ -107,7 +84,7 @@ export class ClusterTimeline {
     if (events.length === 0) return 0;
     await this.ensurePartitions(new Set(events.map((g) => Math.floor(g.event.t / DAY_MS))));
     if (this.dialect === 'postgres') return this.insertBatch(events);
-    const rows = events.map(rowOf);
+    const rows = events.map((g) => rowOf(g, JSON.stringify(g.event)));
     return this.db.transaction().execute(async (tx) => {
       let inserted = 0;
       for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
@@ -133,7 +110,7 @@ export class ClusterTimeline {
     const res = await sql`
       INSERT INTO cluster_events (gid, t, node, epoch, node_seq, stream_seq, kind, type, entity, body)
       SELECT gid, t, node, epoch, node_seq, stream_seq, kind, type, entity, body::text
-      FROM json_to_recordset(${batchJson(events)}::json) AS x(gid bigint, t bigint, node text,
+      FROM json_to_recordset(${JSON.stringify(events.map((g) => rowOf(g, g.event)))}::json) AS x(gid bigint, t bigint, node text,
         epoch text, node_seq bigint, stream_seq bigint, kind text, type text, entity text, body json)
       ON CONFLICT DO NOTHING`.execute(this.db);
     return Number(res.numAffectedRows ?? 0);
