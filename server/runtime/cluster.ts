@@ -15,7 +15,7 @@ import type { Config } from '@/server/config';
 import { electApiView, type ApiViewElection } from '@/server/cluster/api-view';
 import { openBus, type ClusterBus } from '@/server/cluster/bus';
 import { ClusterSource, positionOf } from '@/server/cluster/console';
-import { KeeperThread } from '@/server/cluster/timeline/keeper-thread';
+import { startKeeper } from '@/server/cluster/timeline/keeper-thread';
 import { openClusterTimeline, type ClusterTimeline } from '@/server/cluster/timeline/timeline';
 import { ClusterWriter } from '@/server/cluster/writer';
 import { KubeView } from '@/server/kube';
@@ -78,8 +78,9 @@ export async function startCluster(
     // Checkpoints keep a seek's cost bounded as the timeline grows, and retention through them
     // keeps the states after its cut right (server/cluster/timeline/checkpoints.ts). They are
     // folded and written in a thread of their own, by one replica at a time (keeper-thread.ts).
-    const keeper = new KeeperThread({
+    const keeper = startKeeper({
       open: where,
+      timeline,
       floor: async () => positionOf(await bus.writerAckFloor()),
       log,
     });

@@ -18,7 +18,7 @@ import { globalEvents } from '../global';
 import { eventsMessage } from '../testing';
 import { CheckpointKeeper, ClusterCheckpoints, foldTimeline, stateAt } from './checkpoints';
 import { keeperLock, type KeeperLock } from './keeper-lock';
-import { KeeperThread } from './keeper-thread';
+import { KeeperThread, startKeeper } from './keeper-thread';
 import type { OpenOptions } from './open';
 import { openClusterTimeline, type ClusterTimeline } from './timeline';
 
@@ -290,6 +290,42 @@ describe.each(['postgres', 'sqlite'] as const)('the keeper thread on %s', (diale
       await tl.close();
     }
     await expect(thread.tick()).rejects.toThrow(/stopped/);
+  });
+});
+
+describe('startKeeper', () => {
+  it('runs the keeper thread when its files are there, else the keeper on this thread, saying so', async () => {
+    const options = await where.sqlite();
+    const tl = await openClusterTimeline(options);
+    const logs: string[] = [];
+    const base = {
+      open: options,
+      timeline: tl,
+      floor: () => tl.latestGid(),
+      everyEvents: EVERY,
+      minIntervalMs: 0,
+      log: (line: string) => logs.push(line),
+    };
+    const threaded = startKeeper(base);
+    expect(logs).toEqual([]);
+    const inline = startKeeper({
+      ...base,
+      paths: () => {
+        throw new Error('cannot find server/engine/workers/boot.mjs');
+      },
+    });
+    try {
+      expect(threaded).toBeInstanceOf(KeeperThread);
+      expect(inline).not.toBeInstanceOf(KeeperThread);
+      expect(logs).toEqual([expect.stringMatching(/event loop.*cannot find/) as unknown]);
+      await fill(tl, 40, 1_000);
+      await tickUntilQuiet(inline);
+      expect(await new ClusterCheckpoints(tl).count()).toBeGreaterThan(0);
+    } finally {
+      await inline.stop();
+      await threaded.stop();
+      await tl.close();
+    }
   });
 });
 

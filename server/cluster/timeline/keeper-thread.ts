@@ -2,7 +2,7 @@
  * The checkpoint keeper (checkpoints.ts) in a worker thread of its own, with its own connection
  * to the timeline, behind one advisory lock among the replicas (keeper-lock.ts).
  *
- *   const keeper = new KeeperThread({ open, floor: () => ackFloor(), log });
+ *   const keeper = startKeeper({ open, timeline, floor: () => ackFloor(), log });
  *   await keeper.tick();                 // { gid, tMax } of a new checkpoint, or undefined
  *   await keeper.retain({ maxAgeMs });
  *   await keeper.stop();
@@ -25,8 +25,10 @@
 import { Worker } from 'node:worker_threads';
 import { workerPaths } from '@/server/engine/workers/pool';
 import type { LogFn } from '@/server/log';
-import type { KeeperRetention } from './checkpoints';
+import { CheckpointKeeper, ClusterCheckpoints, type KeeperRetention } from './checkpoints';
+import { keeperLock } from './keeper-lock';
 import type { OpenOptions } from './open';
+import type { ClusterTimeline } from './timeline';
 
 export interface KeeperThreadOptions {
   /** The timeline the worker opens for itself (the same database as the console's). */
@@ -36,6 +38,50 @@ export interface KeeperThreadOptions {
   everyEvents?: number;
   minIntervalMs?: number;
   log: LogFn;
+  /** Where the worker's files are (default: workerPaths; tests stand in). */
+  paths?: () => { boot: string; entry: string; tsconfig: string };
+}
+
+/** What the console drives: the keeper thread, or the keeper on its own thread when it must. */
+export interface Keeper {
+  tick(): Promise<unknown>;
+  retain(policy: { maxAgeMs: number }): Promise<KeeperRetention>;
+  stop(): Promise<void>;
+}
+
+const KEEPER_ENTRY = ['server', 'cluster', 'timeline', 'keeper-worker.ts'] as const;
+
+/**
+ * The keeper thread when its files can be found (the worker boots TypeScript from server/
+ * through tsx, as the relist workers do); else — a server shipped without them — the keeper on
+ * the console's own event loop, as before the thread, with the same lock, and a warning: without
+ * a keeper there would be no checkpoints and no retention at all.
+ */
+export function startKeeper(options: KeeperThreadOptions & { timeline: ClusterTimeline }): Keeper {
+  const paths = options.paths ?? (() => workerPaths(KEEPER_ENTRY));
+  try {
+    paths();
+    return new KeeperThread({ ...options, paths });
+  } catch (err) {
+    options.log(
+      `checkpoints are kept on the console's event loop (${err instanceof Error ? err.message : String(err)})`,
+      'warn',
+    );
+  }
+  const lock = keeperLock(options.open);
+  const keeper = new CheckpointKeeper({
+    timeline: options.timeline,
+    checkpoints: new ClusterCheckpoints(options.timeline),
+    floor: options.floor,
+    lock,
+    ...(options.everyEvents !== undefined ? { everyEvents: options.everyEvents } : {}),
+    ...(options.minIntervalMs !== undefined ? { minIntervalMs: options.minIntervalMs } : {}),
+  });
+  return {
+    tick: () => keeper.tick(),
+    retain: (policy) => keeper.retain(policy),
+    stop: () => lock.close(),
+  };
 }
 
 /** What the worker is given at its start (workerData.config). */
@@ -66,7 +112,7 @@ export type KeeperReply =
 const STOP_WAIT_MS = 10_000;
 const STOPPED = () => new Error('the checkpoint keeper thread is stopped');
 
-export class KeeperThread {
+export class KeeperThread implements Keeper {
   private worker: Worker | undefined;
   private next = 1;
   private readonly pending = new Map<
@@ -135,7 +181,7 @@ export class KeeperThread {
   }
 
   private spawn(): Worker {
-    const paths = workerPaths(['server', 'cluster', 'timeline', 'keeper-worker.ts']);
+    const paths = (this.options.paths ?? (() => workerPaths(KEEPER_ENTRY)))();
     const config: KeeperWorkerConfig = {
       open: this.options.open,
       ...(this.options.everyEvents !== undefined ? { everyEvents: this.options.everyEvents } : {}),
