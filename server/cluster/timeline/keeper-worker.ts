@@ -15,7 +15,8 @@ const config = (workerData as { config: KeeperWorkerConfig }).config;
 
 let floor = 0;
 const lock = keeperLock(config.open);
-const opened = openClusterTimeline(config.open).then((timeline) => ({
+// One query at a time (the fold reads, then the write): a small pool beside the console's.
+const opened = openClusterTimeline({ ...config.open, poolSize: 2 }).then((timeline) => ({
   timeline,
   keeper: new CheckpointKeeper({
     timeline,
