@@ -49,13 +49,15 @@ export interface Keeper {
   stop(): Promise<void>;
 }
 
-const KEEPER_ENTRY = ['server', 'cluster', 'timeline', 'keeper-worker.ts'] as const;
+/** The keeper worker's entry, from the project root (bundled in the image: keeper-worker.mjs). */
+export const KEEPER_ENTRY = ['server', 'cluster', 'timeline', 'keeper-worker.ts'] as const;
 
 /**
- * The keeper thread when its files can be found (the worker boots TypeScript from server/
- * through tsx, as the relist workers do); else — a server shipped without them — the keeper on
- * the console's own event loop, as before the thread, with the same lock, and a warning: without
- * a keeper there would be no checkpoints and no retention at all.
+ * The keeper thread when its files can be found (the image's bundle in PODSCOPE_WORKERS_DIR, or
+ * in a checkout TypeScript from server/ through tsx, as the relist workers do); else — a server
+ * shipped without either — the keeper on the console's own event loop, as before the thread,
+ * with the same lock, and a warning: without a keeper there would be no checkpoints and no
+ * retention at all.
  */
 export function startKeeper(options: KeeperThreadOptions & { timeline: ClusterTimeline }): Keeper {
   const paths = options.paths ?? (() => workerPaths(KEEPER_ENTRY));

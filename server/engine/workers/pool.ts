@@ -224,13 +224,38 @@ export class RelistPool {
 }
 
 /**
- * Where a worker's files are: beside this module, or under the project root (next start). The
- * boot file is generic (tsx, then `entry`, a path from the project root), so other workers start
- * through it too (server/cluster/timeline/keeper-thread.ts).
+ * Bundled workers live here when the server was shipped without server/ and tsx: the image's
+ * entry (deploy/image/entry.mjs) sets it to its own workers/ folder, where the image build put
+ * one self-contained esbuild bundle per worker entry (deploy/image/build.ts bundleWorkers).
  */
-export function workerPaths(
-  entry: readonly string[] = ['server', 'engine', 'workers', 'relist-worker.ts'],
-): { boot: string; entry: string; tsconfig: string } {
+export const WORKERS_DIR_ENV = 'PODSCOPE_WORKERS_DIR';
+
+/** The relist worker's entry, from the project root. */
+export const RELIST_WORKER_ENTRY = ['server', 'engine', 'workers', 'relist-worker.ts'] as const;
+
+/** The bundle of a worker entry: its file name with .mjs for .ts (relist-worker.mjs). */
+export function workerBundleName(entry: readonly string[]): string {
+  return (entry[entry.length - 1] ?? '').replace(/\.ts$/, '.mjs');
+}
+
+/**
+ * Where a worker's files are. First the bundled worker in $PODSCOPE_WORKERS_DIR (the image):
+ * `boot` is then the bundle itself and needs no loader. Else the checkout's: beside this module,
+ * or under the project root (next start). The boot file is generic (tsx, then `entry`, a path
+ * from the project root), so other workers start through it too
+ * (server/cluster/timeline/keeper-thread.ts).
+ */
+export function workerPaths(entry: readonly string[] = RELIST_WORKER_ENTRY): {
+  boot: string;
+  entry: string;
+  tsconfig: string;
+} {
+  const bundles = process.env[WORKERS_DIR_ENV];
+  if (bundles) {
+    const bundle = join(bundles, workerBundleName(entry));
+    if (existsSync(bundle))
+      return { boot: bundle, entry: pathToFileURL(bundle).href, tsconfig: '' };
+  }
   const starts: string[] = [];
   try {
     starts.push(dirname(fileURLToPath(import.meta.url)));
@@ -251,6 +276,6 @@ export function workerPaths(
       };
   }
   throw new Error(
-    `cannot find server/engine/workers/boot.mjs above ${starts.join(' or ')}; the server folder must ship with the server`,
+    `cannot find server/engine/workers/boot.mjs above ${starts.join(' or ')}${bundles ? ` nor ${workerBundleName(entry)} in ${WORKERS_DIR_ENV}=${bundles}` : ''}; the server folder must ship with the server`,
   );
 }
