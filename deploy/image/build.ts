@@ -1,9 +1,10 @@
 /**
  * Builds the Podscope image from a prepared checkout (node_modules installed, Next's standalone
- * build done — scripts/image.mjs sees to both): bundle the CLI, assemble and pack the root file
+ * build done — scripts/image.mjs sees to both): bundle the CLI and the worker threads, assemble and pack the root file
  * system, `buildah build` the Containerfile, export the OCI layout (and the archive when asked).
  */
 import { execFileSync } from 'node:child_process';
+import type { BuildOptions } from 'esbuild';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -59,22 +60,9 @@ function git(root: string, args: string[]): string | undefined {
   }
 }
 
-/**
- * The CLI's bundles: `podscope.mjs` (every command) and `agent.mjs` (the agent alone). Also what
- * `npm run bench` measures the agent as (bench/suites/agent.ts).
- */
-export async function bundleCli(root: string, outdir: string): Promise<void> {
-  const { build } = await import('esbuild');
-  await build({
-    entryPoints: {
-      podscope: join(root, 'deploy', 'image', 'cli.ts'),
-      agent: join(root, 'deploy', 'image', 'agent.ts'),
-    },
-    outdir,
-    outExtension: { '.js': '.mjs' },
-    // What both use (the engine, the CRI client, NATS) is one shared chunk, not two copies.
-    splitting: true,
-    chunkNames: 'chunk-[hash]',
+/** What every Node.js bundle of the image is built with (the CLI's and the workers'). */
+function nodeBundle(root: string): BuildOptions {
+  return {
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -92,7 +80,50 @@ export async function bundleCli(root: string, outdir: string): Promise<void> {
     minifySyntax: true,
     legalComments: 'none',
     logLevel: 'warning',
+  };
+}
+
+/**
+ * The CLI's bundles: `podscope.mjs` (every command) and `agent.mjs` (the agent alone). Also what
+ * `npm run bench` measures the agent as (bench/suites/agent.ts).
+ */
+export async function bundleCli(root: string, outdir: string): Promise<void> {
+  const { build } = await import('esbuild');
+  await build({
+    ...nodeBundle(root),
+    entryPoints: {
+      podscope: join(root, 'deploy', 'image', 'cli.ts'),
+      agent: join(root, 'deploy', 'image', 'agent.ts'),
+    },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    // What both use (the engine, the CRI client, NATS) is one shared chunk, not two copies.
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
   });
+}
+
+/**
+ * The worker threads' entries, from the project root. The image has neither server/ nor tsx, so
+ * each is bundled on its own (`<name>.mjs`, no shared chunk: a worker loads one file) and
+ * workerPaths (server/engine/workers/pool.ts) finds it through PODSCOPE_WORKERS_DIR.
+ */
+export const WORKER_ENTRIES = {
+  'relist-worker': ['server', 'engine', 'workers', 'relist-worker.ts'],
+  'keeper-worker': ['server', 'cluster', 'timeline', 'keeper-worker.ts'],
+} as const;
+
+/** Bundles every worker entry into `outdir` (relist-worker.mjs, keeper-worker.mjs). */
+export async function bundleWorkers(root: string, outdir: string): Promise<string[]> {
+  const { build } = await import('esbuild');
+  const names = Object.keys(WORKER_ENTRIES) as (keyof typeof WORKER_ENTRIES)[];
+  await build({
+    ...nodeBundle(root),
+    entryPoints: Object.fromEntries(names.map((n) => [n, join(root, ...WORKER_ENTRIES[n])])),
+    outdir,
+    outExtension: { '.js': '.mjs' },
+  });
+  return names.map((n) => join(outdir, `${n}.mjs`));
 }
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
@@ -110,9 +141,10 @@ export async function buildImage(o: ImageBuildOptions): Promise<ImageBuildResult
 
   const context = mkdtempSync(join(tmpdir(), 'podscope-image-'));
   try {
-    log('bundling the CLI (esbuild) …');
+    log('bundling the CLI and the worker threads (esbuild) …');
     const cliDir = join(context, 'cli');
-    await bundleCli(root, cliDir);
+    const workersDir = join(context, 'workers');
+    await Promise.all([bundleCli(root, cliDir), bundleWorkers(root, workersDir)]);
 
     log('assembling the root file system …');
     execFileSync('tar', ['-xzf', runtime, '-C', context, 'package/bin/node', 'package/LICENSE']);
@@ -123,6 +155,7 @@ export async function buildImage(o: ImageBuildOptions): Promise<ImageBuildResult
       nodeBinary: join(context, 'package', 'bin', 'node'),
       nodeLicense: join(context, 'package', 'LICENSE'),
       cliDir,
+      workersDir,
       strip,
     });
     const layerTar = join(context, 'rootfs.tar');
@@ -130,6 +163,7 @@ export async function buildImage(o: ImageBuildOptions): Promise<ImageBuildResult
     rmSync(rootfs, { recursive: true, force: true });
     rmSync(join(context, 'package'), { recursive: true, force: true });
     rmSync(cliDir, { recursive: true });
+    rmSync(workersDir, { recursive: true });
 
     log(`building ${ref} (buildah, FROM scratch) …`);
     const storage = buildahStorage(cacheDir);

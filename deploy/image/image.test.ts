@@ -1,12 +1,30 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import pkg from '@/package.json';
-import { imageRef } from './build';
+import { KEEPER_ENTRY } from '@/server/cluster/timeline/keeper-thread';
+import {
+  RELIST_WORKER_ENTRY,
+  WORKERS_DIR_ENV,
+  workerBundleName,
+  workerPaths,
+} from '@/server/engine/workers/pool';
+import { WORKER_ENTRIES, imageRef } from './build';
 import { NODE_RUNTIME, enginesMajor } from './node-runtime';
 import { CONTAINERD_NAME_ANNOTATION, nameLayout } from './oci';
-import { parseLdd, prunedFromImage, WRITABLE } from './rootfs';
+import { assembleRootfs, parseLdd, prunedFromImage, WRITABLE } from './rootfs';
 
 const work = mkdtempSync(join(tmpdir(), 'podscope-image-unit-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -106,5 +124,93 @@ describe('nameLayout', () => {
       'org.opencontainers.image.ref.name': '0.1.0',
       [CONTAINERD_NAME_ANNOTATION]: 'localhost/podscope:0.1.0',
     });
+  });
+});
+
+describe('the worker threads in the image', () => {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const before = process.env[WORKERS_DIR_ENV];
+  afterEach(() => {
+    if (before === undefined) delete process.env[WORKERS_DIR_ENV];
+    else process.env[WORKERS_DIR_ENV] = before;
+  });
+
+  it('bundles exactly the entries the console starts, under the names workerPaths looks for', () => {
+    expect(WORKER_ENTRIES).toEqual({
+      'relist-worker': RELIST_WORKER_ENTRY,
+      'keeper-worker': KEEPER_ENTRY,
+    });
+    for (const [name, entry] of Object.entries(WORKER_ENTRIES))
+      expect(workerBundleName(entry)).toBe(`${name}.mjs`);
+  });
+
+  it('workerPaths prefers the bundle in PODSCOPE_WORKERS_DIR, else boots the checkout through tsx', () => {
+    const dir = join(work, 'bundles');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'relist-worker.mjs'), '');
+    process.env[WORKERS_DIR_ENV] = dir;
+    expect(workerPaths().boot).toBe(join(dir, 'relist-worker.mjs'));
+    // No keeper bundle there: the checkout's boot file, as without the variable.
+    const checkout = workerPaths(KEEPER_ENTRY);
+    expect(checkout.boot).toBe(join(root, 'server', 'engine', 'workers', 'boot.mjs'));
+    expect(checkout.entry).toMatch(/\/server\/cluster\/timeline\/keeper-worker\.ts$/);
+    delete process.env[WORKERS_DIR_ENV];
+    expect(workerPaths().boot).toBe(checkout.boot);
+  });
+
+  it("the image's entry points PODSCOPE_WORKERS_DIR at its workers/ folder, unless it is set", () => {
+    const app = join(work, 'entry');
+    mkdirSync(join(app, 'cli'), { recursive: true });
+    copyFileSync(join(root, 'deploy', 'image', 'entry.mjs'), join(app, 'podscope.mjs'));
+    writeFileSync(
+      join(app, 'cli', 'podscope.mjs'),
+      `process.stdout.write(process.env.${WORKERS_DIR_ENV} ?? 'unset');\n`,
+    );
+    const run = (env: NodeJS.ProcessEnv) =>
+      execFileSync(process.execPath, [join(app, 'podscope.mjs'), 'version'], {
+        cwd: work,
+        env,
+        encoding: 'utf8',
+      });
+    const { [WORKERS_DIR_ENV]: _unset, ...env } = process.env;
+    expect(run(env)).toBe(join(app, 'workers'));
+    expect(run({ ...env, [WORKERS_DIR_ENV]: '/elsewhere' })).toBe('/elsewhere');
+  });
+
+  it('assembleRootfs puts the worker bundles in /app/workers beside the CLI', () => {
+    const fake = join(work, 'project');
+    const files: Record<string, string> = {
+      '.next/standalone/server.js': '',
+      '.next/standalone/package.json': '{}',
+      '.next/standalone/.next/BUILD_ID': 'x',
+      '.next/standalone/node_modules/x/index.js': '',
+      '.next/static/a.js': '',
+      'proto/runtime/v1/api.proto': '',
+      'deploy/image/entry.mjs': '',
+      'cli/podscope.mjs': '',
+      'workers/relist-worker.mjs': '',
+      'workers/keeper-worker.mjs': '',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(fake, path, '..'), { recursive: true });
+      writeFileSync(join(fake, path), text);
+    }
+    const context = join(work, 'context');
+    mkdirSync(context);
+    const { rootfs } = assembleRootfs({
+      context,
+      root: fake,
+      nodeBinary: process.execPath,
+      nodeLicense: join(fake, 'proto', 'runtime', 'v1', 'api.proto'),
+      cliDir: join(fake, 'cli'),
+      workersDir: join(fake, 'workers'),
+      strip: false,
+    });
+    expect(readdirSync(join(rootfs, 'app', 'workers')).sort()).toEqual([
+      'keeper-worker.mjs',
+      'relist-worker.mjs',
+    ]);
+    expect(existsSync(join(rootfs, 'app', 'cli', 'podscope.mjs'))).toBe(true);
+    expect(existsSync(join(rootfs, 'app', 'proto', 'runtime', 'v1', 'api.proto'))).toBe(true);
   });
 });

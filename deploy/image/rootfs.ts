@@ -1,6 +1,6 @@
 // Assembles the image's root file system as one tar (the Containerfile ADDs it): from the Node.js
-// tarball, Next's standalone output, the bundled CLI and the host's shared libraries. Everything is
-// owned by root except the declared writable folders, which belong to the console's uid. Pure file
+// tarball, Next's standalone output, the bundled CLI and worker threads, and the host's shared
+// libraries. Everything is owned by root except the declared writable folders, which belong to the console's uid. Pure file
 // work: nothing here runs inside the image.
 import { execFileSync } from 'node:child_process';
 import {
@@ -74,6 +74,8 @@ export function assembleRootfs(o: {
   nodeLicense: string;
   /** The CLI's bundles (podscope.mjs, agent.mjs). */
   cliDir: string;
+  /** The worker threads' bundles (relist-worker.mjs, keeper-worker.mjs): /app/workers. */
+  workersDir: string;
   strip: boolean;
 }): { rootfs: string; libs: string[] } {
   const rootfs = join(o.context, 'rootfs');
@@ -92,7 +94,8 @@ export function assembleRootfs(o: {
   mkdir(join(rootfs, 'usr', 'local', 'share', 'doc', 'node'));
   copyFileSync(o.nodeLicense, join(rootfs, 'usr', 'local', 'share', 'doc', 'node', 'LICENSE'));
 
-  // The app: Next's standalone server (only the files it traced), its static assets, proto/.
+  // The app: Next's standalone server (only the files it traced), its static assets, proto/, the
+  // CLI (app/cli) and the worker threads (app/workers, found through PODSCOPE_WORKERS_DIR).
   mkdir(app);
   for (const f of ['server.js', 'package.json']) copyFileSync(join(standalone, f), join(app, f));
   const copyTree = (from: string, to: string) =>
@@ -110,6 +113,7 @@ export function assembleRootfs(o: {
   const demo = join(o.root, '.podscope', 'demo');
   if (existsSync(demo)) copyTree(demo, join(app, '.podscope', 'demo'));
   cpSync(o.cliDir, join(app, 'cli'), { recursive: true });
+  cpSync(o.workersDir, join(app, 'workers'), { recursive: true });
   copyFileSync(join(o.root, 'deploy', 'image', 'entry.mjs'), join(app, 'podscope.mjs'));
 
   // glibc and libstdc++ as node and every native addon link them, from this host.
