@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  backoffEntry,
   backoffGC,
   backoffGet,
   backoffKey,
@@ -207,5 +208,24 @@ describe('backoff', () => {
     expect(recordRestarts(start, restarts)).toEqual(
       recordRestart(recordRestart(start, ref, 0, 10), ref, 20, 40),
     );
+  });
+
+  it('backoffEntry reads malformed states as the normalized state would (a copy, clamped)', () => {
+    type Loose = Parameters<typeof backoffEntry>[0];
+    const loose = (v: unknown) => v as Loose;
+    expect(backoffEntry(undefined, 'k')).toBeUndefined();
+    expect(backoffEntry(loose('nonsense'), 'k')).toBeUndefined();
+    expect(backoffEntry(loose({ entries: [{ backoffMs: 1 }] }), '0')).toBeUndefined();
+    expect(backoffEntry(loose({ entries: { k: 'x' } }), 'k')).toBeUndefined();
+    expect(backoffEntry(loose({ entries: {} }), 'constructor')).toBeUndefined();
+    const entries = { k: { backoffMs: -5, lastUpdateMs: Number.NaN } };
+    const state = loose({ initialMs: 'bad', entries });
+    const got = backoffEntry(state, 'k');
+    expect(got).toEqual({ backoffMs: 0, lastUpdateMs: 0 });
+    expect(got).not.toBe(entries.k);
+    entries.k.backoffMs = 20;
+    expect(backoffEntry(state, 'k')).toEqual({ backoffMs: 20, lastUpdateMs: 0 });
+    expect(backoffGet(state, 'k')).toBe(20);
+    expect(backoffGet(loose(7), 'k')).toBe(0);
   });
 });

@@ -89,7 +89,12 @@ function normalize(state: BackoffState | undefined): BackoffState {
 }
 
 function entryOf(state: BackoffState, id: string): BackoffEntry | undefined {
-  const e = Object.prototype.hasOwnProperty.call(state.entries, id) ? state.entries[id] : undefined;
+  return entryIn(state.entries, id);
+}
+
+/** The entry for id in an entries table (one normalize would keep: an object, else none). */
+function entryIn(entries: BackoffState['entries'], id: string): BackoffEntry | undefined {
+  const e = Object.prototype.hasOwnProperty.call(entries, id) ? entries[id] : undefined;
   if (!isObj(e)) return undefined;
   return {
     backoffMs: Math.max(0, finite(e.backoffMs, 0)),
@@ -117,15 +122,19 @@ const expired = (s: BackoffState, eventTimeMs: number, lastUpdateMs: number): bo
 
 /** Get: the current back-off window for id (0 when there is none). */
 export function backoffGet(state: BackoffState | undefined, id: string): number {
-  return entryOf(normalize(state), id)?.backoffMs ?? 0;
+  return backoffEntry(state, id)?.backoffMs ?? 0;
 }
 
-/** The entry for id, if any (a copy). */
+/**
+ * The entry for id, if any (a copy). Reads the table as normalize would keep it (the entries of
+ * an object state, else none) without building the normalized state: derivation asks this for
+ * every exited container of every pod on every relist.
+ */
 export function backoffEntry(
   state: BackoffState | undefined,
   id: string,
 ): BackoffEntry | undefined {
-  return entryOf(normalize(state), id);
+  return isObj(state) && isObj(state.entries) ? entryIn(state.entries, id) : undefined;
 }
 
 /** Next: move id's back-off to the next mark (doubling, capped at max); restart from initial when expired. */
