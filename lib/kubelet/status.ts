@@ -134,9 +134,10 @@ function suppliedRestartAt(s: V1ContainerStatus): number | undefined {
 function firstSyncAfterExit(runtime: RuntimePodStatus, old: V1PodStatus, name: string): boolean {
   const record = findContainerStatusByName(runtime, name);
   if (!record || record.state !== 'exited' || !record.id) return false;
-  const before = [...asArray(old.containerStatuses), ...asArray(old.initContainerStatuses)].find(
-    (s) => isObj(s) && s.name === name,
-  );
+  // The first status of that name, regular containers before init ones (no joined copy).
+  const named = (s: V1ContainerStatus) => isObj(s) && s.name === name;
+  const before =
+    asArray(old.containerStatuses).find(named) ?? asArray(old.initContainerStatuses).find(named);
   if (!before) return false;
   const shows = (id: unknown) => typeof id === 'string' && id.endsWith(record.id);
   return (
