@@ -85,6 +85,21 @@ describe('TestSortPodIPs', () => {
   ])('%s', (_, nodeIP, podIPs, expected) => {
     expect(sortPodIPs(podIPs, nodeIP ? [nodeIP] : [])).toEqual(expected);
   });
+  it('reads remembered addresses the same way, also once the memory has been emptied', () => {
+    const texts = ['010.000.000.001', 'fd01:0:0:0:0:0:0:1234', 'not-an-ip', '::ffff:10.0.0.9'];
+    const first = sortPodIPs(texts, ['fd00::1']);
+    expect(first).toEqual(['fd01::1234', '10.0.0.1']);
+    const again = sortPodIPs(texts, ['fd00::1']);
+    expect(again).toEqual(first);
+    expect(again).not.toBe(first);
+    // More distinct addresses than are remembered: the memory is emptied along the way.
+    for (let i = 0; i < 3000; i++) {
+      const ip = `10.${(i >> 8) & 255}.${i & 255}.7`;
+      expect(sortPodIPs(['bogus', ip])).toEqual([ip]);
+    }
+    expect(sortPodIPs(texts, ['fd00::1'])).toEqual(first);
+    expect(sortPodIPs(['not-an-ip', ''])).toEqual([]);
+  });
 });
 
 describe('TestGenerateAPIPodStatusPodIPs', () => {

@@ -110,9 +110,9 @@ export function formatIP(ip: ParsedIP): string {
 }
 
 /**
- * Addresses already read, by their text: a node's host IPs go through canonicalIP and ipFamily
- * for every pod of every relist, and an IPv6 parse is not free. Bounded (emptied when full):
- * host and node IPs are few; anything else just misses.
+ * Addresses already read, by their text: a node's host IPs go through canonicalIP and ipFamily,
+ * and its pods' IPs through sortPodIPs, for every pod of every relist; an IPv6 parse is not free.
+ * Bounded (emptied when full): past that many addresses a read just misses and parses.
  */
 const known = new Map<string, { canonical: string | undefined; family: IPFamily | undefined }>();
 const KNOWN_MAX = 1_024;
@@ -143,12 +143,13 @@ export function sortPodIPs(podIPs: readonly string[], nodeIPs?: readonly string[
   const nodeFamily = nodeIPs?.[0] !== undefined ? ipFamily(nodeIPs[0]) : undefined;
   const primary: IPFamily = nodeFamily === 6 ? 6 : 4;
   const secondary: IPFamily = primary === 4 ? 6 : 4;
-  const parsed = podIPs.map((ip) => parseIPSloppy(ip)).filter((p) => p !== undefined);
+  // Read through the remembered addresses: a node's pod IPs are the same on every relist.
+  const parsed = podIPs.map(read);
   const out: string[] = [];
-  const first = parsed.find((p) => p.family === primary);
-  if (first) out.push(formatIP(first));
-  const second = parsed.find((p) => p.family === secondary);
-  if (second) out.push(formatIP(second));
+  for (const family of [primary, secondary]) {
+    const found = parsed.find((p) => p.family === family && p.canonical !== undefined);
+    if (found?.canonical !== undefined) out.push(found.canonical);
+  }
   return out;
 }
 
