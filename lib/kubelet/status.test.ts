@@ -426,6 +426,26 @@ describe('generateAPIPodStatus: the sync after an exit', () => {
     expect(next.nextRestartAt?.app).toBeGreaterThan(T0);
   });
 
+  it('finds the previous status among regular statuses first, then init ones', () => {
+    const [before] = runningBefore.containerStatuses ?? [];
+    if (!before) throw new Error('fixture has a status');
+    const asInit = gen({
+      pod: pod(),
+      runtime: runtimeOf([exited]),
+      oldStatus: { phase: 'Running', initContainerStatuses: [before] },
+    });
+    expect(asInit.status.containerStatuses?.[0]?.state?.terminated?.exitCode).toBe(1);
+    const shown = asInit.status.containerStatuses?.[0];
+    if (!shown) throw new Error('a status was made');
+    // The same name in both lists: the regular one (already showing the exit) decides.
+    const both = gen({
+      pod: pod(),
+      runtime: runtimeOf([exited]),
+      oldStatus: { phase: 'Running', containerStatuses: [shown], initContainerStatuses: [before] },
+    });
+    expect(both.status.containerStatuses?.[0]?.state?.waiting?.reason).toBe('CrashLoopBackOff');
+  });
+
   it('a back-off the driver reported ends at the last finish plus the reported window', () => {
     const first = gen({ pod: pod(), runtime: runtimeOf([exited]), oldStatus: runningBefore });
     const next = gen({
