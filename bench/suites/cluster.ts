@@ -287,6 +287,8 @@ export async function benchCluster(options: ClusterOptions = {}) {
       server_cpu_pct: number;
       server_rss_mb: number;
       snapshots: number;
+      /** Why the level could not be measured (a connection lost, the replica gone). */
+      error?: string;
     }[] = [];
     const gen = await generator('held', 10);
     gens.push(gen);
@@ -297,6 +299,35 @@ export async function benchCluster(options: ClusterOptions = {}) {
     let held = 0;
     b.startProfile();
     for (const n of options.ladder ?? [1_000, 2_500, 5_000, 7_500, 10_000]) {
+      // A level that fails (a connection lost, the replica or the generator gone) is a level not
+      // held, said with its reason: the levels below it and the suite's other keys still stand.
+      const failed = await measureLevel(n).then(
+        () => undefined,
+        (err: unknown) => (err instanceof Error ? err.message : String(err)),
+      );
+      if (failed !== undefined) {
+        const replica = b.child.exitCode !== null || b.child.signalCode !== null;
+        const error = `${failed}${replica ? ` (replica B exited: ${b.child.exitCode ?? b.child.signalCode})` : ''}`;
+        levels.push({
+          nodes: n,
+          held: false,
+          lag_p50_ms: 0,
+          lag_p99_ms: 0,
+          unreachable: 0,
+          generator_lag_p99_ms: 0,
+          events: 0,
+          server_cpu_pct: 0,
+          server_rss_mb: 0,
+          snapshots: 0,
+          error,
+        });
+        log(`  ${n} nodes: NOT held — the level failed: ${error}`);
+      }
+      const level = levels[levels.length - 1];
+      if (!level?.held) break;
+      held = n;
+    }
+    async function measureLevel(n: number): Promise<void> {
       await gen.churn(0);
       const g = await gen.grow(n);
       // The new nodes' first relists through to the subscriber before measuring.
@@ -335,8 +366,6 @@ export async function benchCluster(options: ClusterOptions = {}) {
       log(
         `  ${n} nodes: ${level.held ? 'held' : 'NOT held'} (lag p50 ${level.lag_p50_ms} ms, p99 ${level.lag_p99_ms} ms, ${level.unreachable} judged unreachable, generator late by ${level.generator_lag_p99_ms} ms p99, ${level.snapshots} snapshots, server ${level.server_cpu_pct} % CPU, RSS ${level.server_rss_mb} MiB)`,
       );
-      if (!level.held) break;
-      held = n;
     }
     watcher.reader.close();
     const heldProfile = await b.endProfile();
