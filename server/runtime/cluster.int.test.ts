@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '@/server/config';
-import { openStore } from '@/server/store';
 import { FakeApiServer, seed, waitFor } from '@/test/fake-apiserver';
 import { natsMissing, startNats, type NatsInstance } from '@/test/cluster/harness';
 import { startCluster } from './cluster';
@@ -54,9 +53,8 @@ describe.skipIf(skip)('the cluster runtime with an API server', () => {
       namespace: 'team-a',
       durationMs: 3000,
     });
-    const store = openStore({ path: dir });
     const lines: string[] = [];
-    const parts = await startCluster(config, store, (line) => lines.push(line));
+    const parts = await startCluster(config, (line) => lines.push(line));
     try {
       await waitFor('the Lease held', () => /_\d+_[0-9a-f]{6}$/.test(holder() ?? ''), 15_000);
       await waitFor('the API watches', () => api.openWatches() === 4, 15_000);
@@ -66,7 +64,6 @@ describe.skipIf(skip)('the cluster runtime with an API server', () => {
       );
     } finally {
       for (const stop of parts.stops) await stop();
-      store.close();
     }
     expect(holder()).toBe('');
     await waitFor('the watches closed', () => api.openWatches() === 0, 5_000);

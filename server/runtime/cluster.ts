@@ -22,7 +22,6 @@ import { KubeView } from '@/server/kube';
 import { loadKubeConfig, serverOf } from '@/server/kube/config';
 import { LEASE_DEFAULTS } from '@/server/kube/lease';
 import type { LogFn } from '@/server/log';
-import type { TimelineStore } from '@/server/store';
 
 export interface ClusterParts {
   source: ClusterSource;
@@ -33,11 +32,7 @@ export interface ClusterParts {
   stops: (() => Promise<void> | void)[];
 }
 
-export async function startCluster(
-  config: Config,
-  store: TimelineStore,
-  log: LogFn,
-): Promise<ClusterParts> {
+export async function startCluster(config: Config, log: LogFn): Promise<ClusterParts> {
   const { natsUrl, databaseUrl, name } = config.cluster;
   if (!natsUrl) throw new Error('cluster mode needs PODSCOPE_NATS_URL');
   const stops: (() => Promise<void> | void)[] = [];

@@ -115,7 +115,7 @@ async function startClusterRuntime(config: Config): Promise<PodscopeRuntime> {
   try {
     unlock = lockTimeline(store.path);
     const { startCluster } = await import('./cluster');
-    const cluster = await startCluster(config, store, log);
+    const cluster = await startCluster(config, log);
     const shared = await sharedSaved(cluster.timeline);
     const expire = setInterval(() => {
       if (shared) void expireShared(shared, config.saved.maxAgeMs);
