@@ -28,7 +28,14 @@ import { SHRINK_STEPS, shrinkEvent } from './shrink';
 
 /** The store as the recorder uses it (server/store implements it, see store-adapter.ts). */
 export interface EngineStore {
-  append(events: readonly UnsequencedEvent[]): TimelineEvent[];
+  /**
+   * `states`: the recorder's committed state and that state with these events folded in, so a
+   * store that keeps the head state need not fold them again (server/store's AppendStates).
+   */
+  append(
+    events: readonly UnsequencedEvent[],
+    states?: { before: ClusterState; after: ClusterState },
+  ): TimelineEvent[];
   /** The highest seq ever assigned (kept even when retention removed the rows). */
   latestSeq(): number;
   oldestSeq(): number;
@@ -117,7 +124,10 @@ export class Recorder {
     let batch = this.pending;
     let stored: TimelineEvent[];
     try {
-      stored = this.options.store.append(stripSeq(batch));
+      stored = this.options.store.append(stripSeq(batch), {
+        before: this.committedState,
+        after: this.workingState,
+      });
     } catch (err) {
       const shrunk = isTooLarge(err) ? this.appendShrunk() : undefined;
       if (shrunk) ({ batch, stored } = shrunk);
@@ -162,15 +172,19 @@ export class Recorder {
   private appendShrunk(): { batch: TimelineEvent[]; stored: TimelineEvent[] } | undefined {
     for (const limits of SHRINK_STEPS) {
       const batch = this.pending.map((e) => shrinkEvent(e, limits));
+      const working = reduceAll(this.committedState, batch);
       let stored: TimelineEvent[];
       try {
-        stored = this.options.store.append(stripSeq(batch));
+        stored = this.options.store.append(stripSeq(batch), {
+          before: this.committedState,
+          after: working,
+        });
       } catch (err) {
         if (isTooLarge(err)) continue;
         return undefined;
       }
       this.pending = batch;
-      this.workingState = reduceAll(this.committedState, batch);
+      this.workingState = working;
       this.options.rebuilt?.(this.workingState);
       const now = this.options.clock.now();
       if (

@@ -4,7 +4,7 @@ import type { EngineStore } from './recorder';
 /** The engine's view of server/store's TimelineStore. */
 export function engineStore(store: TimelineStore): EngineStore {
   return {
-    append: (events) => store.append(events),
+    append: (events, states) => store.append(events, states),
     latestSeq: () => store.latestSeq(),
     oldestSeq: () => {
       const b = store.bounds();

@@ -26,7 +26,7 @@
  * mode with synchronous=NORMAL (see open.ts for why that is durable against a killed process).
  */
 export { openStore, TimelineStore, systemClock, ADAPTIVE_CHECKPOINTS } from './store';
-export type { Clock, StoreOptions, TimelineBounds, StoreStats } from './store';
+export type { AppendStates, Clock, StoreOptions, TimelineBounds, StoreStats } from './store';
 export { PodscopeStoreError, isPodscopeStoreError } from './errors';
 export type { StoreErrorCode } from './errors';
 export { DEFAULT_MAX_EVENT_BYTES, DEFAULT_RANGE_LIMIT } from './events';

@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { entityId, type TimelineEvent, type UnsequencedEvent } from '@/lib/timeline';
+import {
+  emptyState,
+  entityId,
+  reduceAll,
+  type ClusterState,
+  type TimelineEvent,
+  type UnsequencedEvent,
+} from '@/lib/timeline';
 import { PodscopeStoreError } from './errors';
 import { adaptiveCheckpointDue, openStore, type TimelineStore } from './store';
 import { SyntheticWorkload } from '@/lib/timeline/synthetic';
@@ -161,6 +168,79 @@ describe('append', () => {
     expect(thrown(() => store.range()).code).toBe('CLOSED');
     expect(thrown(() => store.latestSeq()).code).toBe('CLOSED');
     store = openStore({ path: tmp.dir });
+  });
+});
+
+describe('the caller’s states (AppendStates)', () => {
+  /** The batch as append will number it, folded onto `before`. */
+  const folded = (before: ClusterState, batch: UnsequencedEvent[]): ClusterState =>
+    reduceAll(
+      before,
+      batch.map((e, i) => ({ ...e, seq: store.latestSeq() + 1 + i })),
+    );
+
+  it('takes `after` as the head state when `before` is the head state, checkpoints included', () => {
+    store.close();
+    store = openStore({ path: tmp.dir, checkpointEvery: 40 });
+    const workload = new SyntheticWorkload({ seed: 7 });
+    let state = emptyState();
+    for (let i = 0; i < 12; i++) {
+      const batch = workload.nextBatch();
+      const after = folded(state, batch);
+      store.append(batch, { before: state, after });
+      // The very object: no second fold.
+      expect(store.stateAtSeq(store.latestSeq())).toBe(after);
+      state = after;
+    }
+    expect(store.stats().checkpoints).toBeGreaterThan(1);
+    // Another connection reads the checkpoints and the events after them: the same states.
+    const reader = openStore({ path: tmp.dir });
+    try {
+      const replay = reader.range();
+      expect(reader.stateAtSeq(state.seq)).toEqual(state);
+      for (const seq of [40, 80, Math.floor(state.seq / 2)])
+        expect(reader.stateAtSeq(seq)).toEqual(reduceAll(emptyState(), replay.slice(0, seq)));
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('ignores `after` when `before` is not the head state, even an equal copy of it', () => {
+    const workload = new SyntheticWorkload({ seed: 8 });
+    const first = workload.nextBatch();
+    const head = folded(emptyState(), first);
+    store.append(first, { before: emptyState(), after: head });
+    const batch = workload.nextBatch();
+    const truth = folded(head, batch);
+    const bogus: ClusterState = { ...truth, nodes: {} };
+    store.append(batch, { before: structuredClone(head), after: bogus });
+    const now = store.stateAtSeq(store.latestSeq());
+    expect(now).not.toBe(bogus);
+    expect(now).toEqual(truth);
+  });
+
+  it('ignores `after` when its seq is not the batch’s last', () => {
+    const batch = [cri(1), cri(2)];
+    const stale = folded(emptyState(), batch.slice(0, 1));
+    store.append(batch, { before: emptyState(), after: stale });
+    expect(store.stateAtSeq(2).seq).toBe(2);
+  });
+
+  it('on an empty timeline takes only an empty `before` as the head', () => {
+    const bogus: ClusterState = { seq: 1, t: 5, nodes: { x: {} as never } };
+    store.append([cri(5)], {
+      before: { ...emptyState(), nodes: { x: {} as never } },
+      after: bogus,
+    });
+    expect(store.stateAtSeq(1)).toEqual({ seq: 1, t: 5, nodes: {} });
+    const given: ClusterState = { seq: 2, t: 6, nodes: {} };
+    const other = openStore({ path: ':memory:' });
+    try {
+      other.append([cri(6), cri(6)], { before: emptyState(), after: given });
+      expect(other.stateAtSeq(2)).toBe(given);
+    } finally {
+      other.close();
+    }
   });
 });
 

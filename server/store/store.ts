@@ -52,6 +52,18 @@ import { StateSeeker } from './seek';
 export { ADAPTIVE_CHECKPOINTS, adaptiveCheckpointDue, systemClock } from './options';
 export type { Clock, StoreOptions, StoreStats, TimelineBounds } from './options';
 
+/**
+ * The state at the head before a batch and after it, from a caller that folds the same events
+ * itself (the engine's recorder): `after` must be `reduceAll(before, events)`, the events with the
+ * seqs append gives them. The store takes `after` as its head state instead of folding the batch
+ * a second time, but only when `before` is the very state it holds for the head (or the empty
+ * state of an empty timeline); otherwise it folds as without.
+ */
+export interface AppendStates {
+  before: ClusterState;
+  after: ClusterState;
+}
+
 /** What one append transaction wrote; applied to the in-memory marks only after COMMIT. */
 interface Written {
   batch: EncodedBatch;
@@ -96,7 +108,7 @@ export class TimelineStore {
   private readonly checkpoints: CheckpointTable;
   private readonly meta: MetaTable;
   private readonly saved: SavedTimelines;
-  private readonly appendTx: Transaction<(batch: EncodedBatch) => Written>;
+  private readonly appendTx: Transaction<(batch: EncodedBatch, states?: AppendStates) => Written>;
   private marks: Marks;
   private lastCheckpointSeq: number;
   /** The state at marks.highSeq, kept once known so checkpoints need no re-fold. */
@@ -134,7 +146,9 @@ export class TimelineStore {
     const stored = this.events.maxStoredSeq();
     this.marks = stored > marks.highSeq ? { ...marks, highSeq: stored } : marks;
     this.lastCheckpointSeq = this.checkpoints.latestSeq();
-    this.appendTx = db.transaction((batch: EncodedBatch) => this.writeBatch(batch));
+    this.appendTx = db.transaction((batch: EncodedBatch, states?: AppendStates) =>
+      this.writeBatch(batch, states),
+    );
     this.seeker = new StateSeeker({
       path,
       events: this.events,
@@ -148,9 +162,9 @@ export class TimelineStore {
   /**
    * Gives the events the next seqs and writes them in one transaction: after it returns they
    * survive a killed process; if it throws, none of them was written and no seq was used.
-   * Returns the sequenced events in input order.
+   * Returns the sequenced events in input order. `states`: see AppendStates.
    */
-  append(input: readonly UnsequencedEvent[]): TimelineEvent[] {
+  append(input: readonly UnsequencedEvent[], states?: AppendStates): TimelineEvent[] {
     this.assertOpen();
     if (input.length === 0) return [];
     const batch = encodeBatch(
@@ -162,7 +176,7 @@ export class TimelineStore {
     );
     let written: Written;
     try {
-      written = this.appendTx.immediate(batch);
+      written = this.appendTx.immediate(batch, states);
     } catch (err) {
       throw wrapError(
         this.path,
@@ -186,17 +200,18 @@ export class TimelineStore {
    * Runs inside the append transaction. Changes no field of `this` except to resynchronise with
    * the file, so a failed COMMIT leaves the in-memory marks matching the database.
    */
-  private writeBatch(planned: EncodedBatch): Written {
+  private writeBatch(planned: EncodedBatch, states?: AppendStates): Written {
     let batch = planned;
     // After a restart the state at the head is unknown until a seek or a checkpoint computes it.
     let live = this.live ?? this.seeker.recentAt(this.marks.highSeq);
+    let given = states && this.isHead(live, states.before) ? states.after : undefined;
     const stored = this.meta.highSeq();
     if (stored !== this.marks.highSeq) {
       // Another connection appended since we last looked: take its marks, re-sequence, and
       // forget the in-memory state, which no longer matches the file.
       this.marks = { ...this.meta.read(), highSeq: Math.max(stored, this.events.maxStoredSeq()) };
       this.lastCheckpointSeq = this.checkpoints.latestSeq();
-      this.live = live = undefined;
+      this.live = live = given = undefined;
       const inputs = planned.events.map(({ seq: _seq, ...rest }) => rest);
       batch = encodeBatch(
         this.path,
@@ -212,7 +227,8 @@ export class TimelineStore {
     const last = batch.rows[batch.rows.length - 1];
     if (!last) return { batch, bytesSinceCheckpoint };
     this.meta.setHigh(last.seq, batch.lastT);
-    if (live) live = reduceAll(live, batch.events);
+    if (given?.seq === last.seq) live = given;
+    else if (live) live = reduceAll(live, batch.events);
     if (!this.checkpointDue(last.seq - this.lastCheckpointSeq, bytesSinceCheckpoint))
       return live ? { batch, live, bytesSinceCheckpoint } : { batch, bytesSinceCheckpoint };
     // Reads inside this transaction see the rows just inserted.
@@ -225,6 +241,18 @@ export class TimelineStore {
       checkpointRawBytes: rawBytes,
       bytesSinceCheckpoint: 0,
     };
+  }
+
+  /** Whether `state` is the state at the head: the one held for it, or an empty timeline's. */
+  private isHead(held: ClusterState | undefined, state: ClusterState): boolean {
+    if (held) return state === held;
+    return (
+      this.marks.highSeq === 0 &&
+      this.marks.floorSeq === 0 &&
+      state.seq === 0 &&
+      state.t === 0 &&
+      Object.keys(state.nodes).length === 0
+    );
   }
 
   /** Whether a checkpoint is due after `events` events (`bytes` of JSON) since the last one. */
