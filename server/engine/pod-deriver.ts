@@ -14,7 +14,7 @@ import type {
   NodeTimings,
   Restart,
 } from '@/lib/kubelet';
-import type { RuntimePodStatus } from '@/lib/kubelet/runtime';
+import type { RuntimeContainer, RuntimePodStatus } from '@/lib/kubelet/runtime';
 import type { UnsequencedEvent } from '@/lib/timeline/events';
 import type { PodView } from '@/lib/timeline/state';
 import type { LogFn } from '@/server/log';
@@ -85,8 +85,11 @@ export class PodDeriver {
     return true;
   }
 
-  /** The kubelet's back-off: a new attempt after an exit advances the container's back-off. */
-  noteRestarts(o: RelistOutcome): void {
+  /**
+   * The kubelet's back-off: a new attempt after an exit advances the container's back-off.
+   * Returns the restarts it recorded.
+   */
+  noteRestarts(o: RelistOutcome): Restart[] {
     // HandlePodCleanups' backOff.GC(): entries past their reset are dropped (the check itself
     // never needs them; this bounds the table).
     if (o.finishedAt - this.lastGCAt >= GC_PERIOD_MS) {
@@ -94,11 +97,14 @@ export class PodDeriver {
       this.lastGCAt = o.finishedAt;
     }
     const restarts: Restart[] = [];
+    // The previous records by container name, built once for the relist's new attempts.
+    let byName: Map<string, RuntimeContainer[]> | undefined;
     for (const tr of o.transitions) {
       if (tr.type !== 'ContainerCreated' || !tr.container) continue;
+      byName ??= containersByName(o.previousContainers);
       let previousExit: number | undefined;
-      for (const c of o.previousContainers.values()) {
-        if (c.name !== tr.container || c.id === tr.id) continue;
+      for (const c of byName.get(tr.container) ?? []) {
+        if (c.id === tr.id) continue;
         if ((c.labels['io.kubernetes.pod.uid'] ?? '') !== tr.podUid && c.sandboxId === '') continue;
         if (c.state === 'exited' && c.finishedAt !== undefined)
           previousExit = Math.max(previousExit ?? 0, c.finishedAt);
@@ -111,6 +117,7 @@ export class PodDeriver {
       });
     }
     if (restarts.length > 0) this.backoff = recordRestarts(this.backoff, restarts);
+    return restarts;
   }
 
   /** The pod's derived events: its runtime records now against its view as recorded. */
@@ -143,4 +150,16 @@ export class PodDeriver {
       ...(containerCause ? { containerCause } : {}),
     });
   }
+}
+
+function containersByName(
+  containers: ReadonlyMap<string, RuntimeContainer>,
+): Map<string, RuntimeContainer[]> {
+  const out = new Map<string, RuntimeContainer[]>();
+  for (const c of containers.values()) {
+    const list = out.get(c.name);
+    if (list) list.push(c);
+    else out.set(c.name, [c]);
+  }
+  return out;
 }
