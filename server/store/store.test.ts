@@ -403,9 +403,11 @@ describe('checkpoints by default follow the cost of a seek', () => {
   it('are due once the events since the last add up to its size, within bounds', () => {
     // Few events: never, however many bytes.
     expect(adaptiveCheckpointDue(999, 10_000_000, 1_000)).toBe(false);
-    // Enough events, but fewer bytes than the checkpoint a seek would start from.
+    // Enough events, but fewer bytes than twice the checkpoint a seek would start from.
     expect(adaptiveCheckpointDue(5_000, 2_000_000, 30_000_000)).toBe(false);
-    expect(adaptiveCheckpointDue(5_000, 30_000_000, 30_000_000)).toBe(true);
+    expect(adaptiveCheckpointDue(5_000, 30_000_000, 30_000_000)).toBe(false);
+    expect(adaptiveCheckpointDue(5_000, 59_999_999, 30_000_000)).toBe(false);
+    expect(adaptiveCheckpointDue(5_000, 60_000_000, 30_000_000)).toBe(true);
     // A huge state still gets one now and then.
     expect(adaptiveCheckpointDue(50_000, 1, 1e12)).toBe(true);
     // No checkpoint yet: after the minimum.
