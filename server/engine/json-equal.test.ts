@@ -21,6 +21,12 @@ describe('jsonEqual', () => {
     expect(jsonEqual({ a: [1, 2] }, { a: [1, 2, 3] })).toBe(false);
     expect(jsonEqual(undefined, undefined)).toBe(true);
     expect(jsonEqual(undefined, null)).toBe(false);
+    // Functions and symbols vanish from objects and are null in arrays, as in the encoded text.
+    expect(jsonEqual({ f: () => 1, s: Symbol('x'), a: 1 }, { a: 1 })).toBe(true);
+    expect(jsonEqual([() => 1, Symbol('y')], [null, null])).toBe(true);
+    expect(
+      jsonEqual({ n: Object(2) as unknown, s: Object('x') as unknown }, { n: 2, s: 'x' }),
+    ).toBe(true);
   });
 
   const value = fc.letrec((tie) => ({

@@ -15,8 +15,24 @@ import { formatTime } from '@/lib/timeline/codec';
  * Date stays a Date (see dateText), so two Dates compare by time value without formatting.
  */
 function normal(v: unknown, key: string): unknown {
+  // Primitives first (most values compared are strings and numbers): none is a Date, a boxed
+  // primitive or has a toJSON that JSON.stringify would call.
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+    case 'bigint':
+    case 'undefined':
+      return v;
+    case 'number':
+      return Number.isFinite(v) ? v + 0 : null;
+    case 'function':
+    case 'symbol':
+      return undefined;
+    case 'object':
+      break;
+  }
   if (v instanceof Date) return v;
-  let x = v;
+  let x: unknown = v;
   if (
     typeof x === 'object' &&
     x !== null &&
