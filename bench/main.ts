@@ -7,6 +7,7 @@
  *   npm run bench -- --quick              # shorter windows and fewer repetitions (a smoke run)
  *   npm run bench -- --profile            # also write CPU profiles next to the results
  *   npm run bench -- --out FILE           # write the JSON elsewhere
+ *   npm run bench -- --only cluster --cluster-parts ingest   # the cluster suite's ingest part only
  *
  * The result keys are a stable contract (README "Benchmarks"); suites that were not run keep
  * the key with null. Every figure is a median of repetitions; `repetitions` says how many.
@@ -99,13 +100,17 @@ interface Args {
   quick: boolean;
   profile: boolean;
   out: string;
+  /** `--cluster-parts ingest`: the cluster suite measures ingest only (its other keys stay null). */
+  clusterIngestOnly: boolean;
 }
 
 const USAGE = `npm run bench -- [--only SUITE,…] [--quick] [--profile] [--out FILE]
   --only     run these suites only (${SUITES.join(', ')})
   --quick    shorter windows, fewer repetitions
   --profile  also write CPU profiles of the server and of Chromium beside the results
-  --out      where the results JSON goes (default bench/results/latest.json)`;
+  --out      where the results JSON goes (default bench/results/latest.json)
+  --cluster-parts ingest
+             the cluster suite's ingest part only (failover and nodes held stay null)`;
 
 function parseArgs(argv: string[]): Args | 'help' {
   const args: Args = {
@@ -113,13 +118,18 @@ function parseArgs(argv: string[]): Args | 'help' {
     quick: false,
     profile: false,
     out: join(ROOT, 'bench/results/latest.json'),
+    clusterIngestOnly: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--help' || a === '-h') return 'help';
     if (a === '--quick') args.quick = true;
     else if (a === '--profile') args.profile = true;
-    else if (a === '--only' || a === '--out') {
+    else if (a === '--cluster-parts') {
+      const v = argv[++i];
+      if (v !== 'ingest') throw new Error(`--cluster-parts takes "ingest" (got ${v ?? 'nothing'})`);
+      args.clusterIngestOnly = true;
+    } else if (a === '--only' || a === '--out') {
       const v = argv[++i];
       if (!v) throw new Error(`${a} needs a value`);
       if (a === '--out') args.out = v;
@@ -250,15 +260,18 @@ export async function main(argv: string[]): Promise<number> {
   repetitions.agent = quick ? 'one 15 s window after 10 s' : 'one 60 s window after 20 s';
   await run('agent', () => benchAgent({ warmupS: quick ? 10 : 20, windowS: quick ? 15 : 60, log }));
 
-  repetitions.cluster = quick
-    ? 'ingest: one 10 s flood; nodes held: 15 s windows at 250, 500, 1,000 nodes; failover: one kill'
-    : 'ingest: one 20 s flood; nodes held: 30 s windows along 1,000 … 10,000 nodes until one is not held; failover: one kill';
+  repetitions.cluster = args.clusterIngestOnly
+    ? `ingest only: one ${quick ? 10 : 20} s flood`
+    : quick
+      ? 'ingest: one 10 s flood; nodes held: 15 s windows at 250, 500, 1,000 nodes; failover: one kill'
+      : 'ingest: one 20 s flood; nodes held: 30 s windows along 1,000 … 10,000 nodes until one is not held; failover: one kill';
   await run('cluster', () =>
     benchCluster({
       log,
       appDir,
       ...(quick ? { ingestWindowS: 10, ladder: [250, 500, 1_000], windowS: 15 } : {}),
       ...(args.profile ? { profileDir } : {}),
+      ...(args.clusterIngestOnly ? { ingestOnly: true } : {}),
     }),
   );
 

@@ -37,6 +37,11 @@ export interface ClusterOptions {
   windowS?: number;
   /** CPU profiles of the console (ingest: replica A; nodes held: replica B) into this folder. */
   profileDir?: string;
+  /**
+   * Only the ingest part (`--cluster-parts ingest`): cluster_ingest_events_per_s and its details;
+   * the failover and nodes-held keys are then not measured (null).
+   */
+  ingestOnly?: boolean;
 }
 
 const CLUSTER = 'bench';
@@ -230,6 +235,11 @@ export async function benchCluster(options: ClusterOptions = {}) {
     sub.reader.close();
     await ingestGen.stop();
     gens.length = 0;
+    if (options.ingestOnly)
+      return {
+        cluster_ingest_events_per_s: Math.round(ingestRate),
+        details: { ingest: ingestDetails, ...(flame.ingest ? { flame } : {}) },
+      };
 
     // ── failover (two replicas, the ingest nodes churning) ──
     const b = await start();
