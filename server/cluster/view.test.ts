@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { PodEvent } from '@/lib/timeline/events';
+import { recordTemplates, SyntheticNode } from '@/bench/lib/synthetic-nodes';
+import type { PodEvent, TimelineEvent } from '@/lib/timeline/events';
+import { reduce } from '@/lib/timeline/reducer';
+import { emptyState } from '@/lib/timeline/state';
 import { ENVELOPE_VERSION, newEpoch, type BusMessage } from './envelope';
-import { gidOf } from './global';
+import { gidOf, globalEvents } from './global';
 import { heartbeatOf } from './testing';
 import { ClusterView } from './view';
 
@@ -114,5 +117,25 @@ describe('cluster view', () => {
       6_500,
     );
     expect(v.conflicts(6_600)).toEqual([]);
+  });
+
+  it("folds each message's events as one batch: the same nodes as folding every event alone", async () => {
+    const t = await recordTemplates({ pods: 6, containers: 2, churnSteps: 12 });
+    const nodes = [0, 1, 2].map((i) => new SyntheticNode(C, `n-${i}`, t, i * 7));
+    const messages = nodes.flatMap((n) => n.initial(1_000));
+    for (let i = 0; i < 60; i++) messages.push(...(nodes[i % 3] as SyntheticNode).churn(2_000 + i));
+    const v = new ClusterView({ graceMs: 1_000_000 });
+    let state = emptyState();
+    // Snapshots taken along the way, with their JSON then: a later fold never changes them.
+    const taken: { snapshot: object; json: string }[] = [];
+    messages.forEach((message, i) => {
+      v.apply({ streamSeq: i + 1, subject: 'x', message });
+      for (const g of globalEvents(i + 1, message)) state = reduce(state, g.event as TimelineEvent);
+      const snapshot = v.snapshot(3_000).nodes;
+      taken.push({ snapshot, json: JSON.stringify(snapshot) });
+    });
+    expect(v.stats.applied).toBeGreaterThan(messages.length);
+    expect(v.snapshot(3_000).nodes).toEqual(state.nodes);
+    for (const { snapshot, json } of taken) expect(JSON.stringify(snapshot)).toBe(json);
   });
 });

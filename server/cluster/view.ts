@@ -17,7 +17,7 @@
  * within the grace period are a conflict (`conflicts()`), shown rather than merged.
  */
 import { generateNodeConditions } from '@/lib/kubelet';
-import { reduce } from '@/lib/timeline/reducer';
+import { reduceAll } from '@/lib/timeline/reducer';
 import { own, type ClusterState, type NodeView } from '@/lib/timeline/state';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import type { ClusterBus, Delivered } from './bus';
@@ -102,9 +102,9 @@ export class ClusterView {
       this.tracks.set(key, track);
     }
     const applied: (TimelineEvent | GapRecord)[] = [];
-    // The node alone as a state: the reducer folds the message's events into it.
-    const before = this.nodes.get(m.node);
-    let one: ClusterState = { seq: 0, t: 0, nodes: before ? { [m.node]: before } : {} };
+    // The message's new events, folded as one batch below (the reducer then copies the node's
+    // pod map once per message, not once per event).
+    const fold: TimelineEvent[] = [];
     for (const g of globalEvents(d.streamSeq, m)) {
       const seq = g.nodeSeq;
       if (seq <= track.lastSeq) {
@@ -131,7 +131,7 @@ export class ClusterView {
         });
         track.lastSeq = g.event.lost.to;
       } else {
-        one = reduce(one, g.event);
+        fold.push(g.event);
         this.seq = g.gid;
         if (g.event.t > this.t) this.t = g.event.t;
         track.lastSeq = seq;
@@ -139,10 +139,15 @@ export class ClusterView {
       }
       applied.push(g.event);
     }
-    const after = own(one.nodes, m.node);
-    if (after !== before) {
-      if (after) this.nodes.set(m.node, after);
-      else this.nodes.delete(m.node);
+    if (fold.length > 0) {
+      // The node alone as a state: the reducer folds the message's events into it.
+      const before = this.nodes.get(m.node);
+      const one: ClusterState = { seq: 0, t: 0, nodes: before ? { [m.node]: before } : {} };
+      const after = own(reduceAll(one, fold).nodes, m.node);
+      if (after !== before) {
+        if (after) this.nodes.set(m.node, after);
+        else this.nodes.delete(m.node);
+      }
     }
     if (applied.length > 0) {
       this.folded = undefined;
