@@ -207,4 +207,32 @@ describe('timeline writer: NATS → PostgreSQL', () => {
       async () => (await consumerState(bus)).ackPending === 0,
     );
   });
+
+  it('parses and prepares the batch read ahead while the one before it commits', async () => {
+    const { bus, tl } = await setup('ahead');
+    const epoch = newEpoch();
+    for (let i = 1; i <= 10; i++) await bus.publish(eventsMessage('ahead', 'n', epoch, i, 1));
+    const nc = await connect({ servers: nats.url });
+    nc.publish(bus.names.eventSubject('n'), 'not json'); // in the second batch
+    await nc.flush();
+    await nc.close();
+    for (let i = 11; i <= 19; i++) await bus.publish(eventsMessage('ahead', 'n', epoch, i, 1));
+    // The first commit waits until the second batch has been read (its junk message refused).
+    let preparedAhead: boolean | undefined;
+    const w = writer(bus, tl, {
+      batch: 10,
+      beforeCommit: async () => {
+        if (preparedAhead !== undefined) return;
+        const deadline = Date.now() + 10_000;
+        while (bus.refusals.total('not-json') === 0 && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 50));
+        preparedAhead = bus.refusals.total('not-json') === 1 && w.stats.batches === 0;
+      },
+    });
+    await until('handled', () => w.stats.messages === 20);
+    expect(preparedAhead).toBe(true);
+    expect(w.stats.refused).toBe(1);
+    expect(await tl.count()).toBe(19);
+    await checkRuns(tl, { n: 19 });
+  });
 });

@@ -16,7 +16,7 @@ import type { JsMsg } from '@nats-io/jetstream';
 import { logFn, rootLogger } from '@/server/log';
 import type { ClusterBus } from './bus';
 import { globalEvents, type GlobalEvent } from './global';
-import type { ClusterTimeline } from './timeline/timeline';
+import type { ClusterTimeline, PreparedInsert } from './timeline/timeline';
 
 export interface WriterOptions {
   bus: ClusterBus;
@@ -48,10 +48,18 @@ export interface WriterStats {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A fetch on its way: its messages once they are in. */
+/** A fetched batch, parsed and made ready to insert. */
+interface Batch {
+  msgs: JsMsg[];
+  accepted: JsMsg[];
+  refused: JsMsg[];
+  insert: PreparedInsert;
+}
+
+/** A fetch on its way: its batch once it is in (parsed and prepared as soon as it arrives). */
 interface Ahead {
-  msgs: JsMsg[] | undefined;
-  done: Promise<JsMsg[]>;
+  batch: Batch | undefined;
+  done: Promise<Batch>;
 }
 
 export class ClusterWriter {
@@ -86,8 +94,9 @@ export class ClusterWriter {
 
   /**
    * Reads batches and commits them, one fetch ahead: the next batch is on its way while the
-   * current one is being committed (JetStream delivers it meanwhile), so the bus and the database
-   * work at once instead of in turn. The batch read ahead is told "still working" while a commit
+   * current one is being committed (JetStream delivers it meanwhile) and is parsed and prepared
+   * (its rows serialised) as soon as it arrives, so the bus, this process and the database work
+   * at once instead of in turn. The batch read ahead is told "still working" while a commit
    * retries, like the batch being committed, and handed back (nak) when the writer stops.
    */
   private async run(): Promise<void> {
@@ -106,20 +115,20 @@ export class ClusterWriter {
       return msgs;
     };
     const fetchAhead = (): Ahead => {
-      const a: Ahead = { msgs: undefined, done: Promise.resolve([]) };
-      a.done = read().then((msgs) => (a.msgs = msgs));
+      const done = read().then((msgs) => (a.batch = this.prepare(msgs)));
+      const a: Ahead = { batch: undefined, done };
       // Read below (an unread failure would be an unhandled rejection meanwhile).
-      a.done.catch(() => undefined);
+      done.catch(() => undefined);
       return a;
     };
     try {
       while (!this.stopped) {
-        let msgs: JsMsg[];
+        let batch: Batch;
         try {
-          msgs = await (ahead ?? fetchAhead()).done;
+          batch = await (ahead ?? fetchAhead()).done;
           ahead = undefined;
           backoff = 100;
-          if (msgs.length === 0) this.stats.failing = false;
+          if (batch.msgs.length === 0) this.stats.failing = false;
         } catch (err) {
           ahead = undefined;
           if (this.stopped || bus.nc.isClosed()) return;
@@ -130,16 +139,16 @@ export class ClusterWriter {
           backoff = Math.min(backoff * 2, 5_000);
           continue;
         }
-        if (msgs.length === 0) continue;
+        if (batch.msgs.length === 0) continue;
         if (!this.stopped) ahead = fetchAhead();
-        await this.commit(msgs, () => ahead?.msgs ?? []);
+        await this.commit(batch, () => ahead?.batch?.msgs ?? []);
       }
     } finally {
       // A batch read ahead and not committed: back to the other writers now, not after ack_wait.
       const left = ahead;
       if (left)
         await left.done.then(
-          (msgs) => {
+          ({ msgs }) => {
             if (!bus.nc.isClosed()) for (const m of msgs) m.nak();
           },
           () => undefined,
@@ -147,7 +156,8 @@ export class ClusterWriter {
     }
   }
 
-  private async commit(msgs: JsMsg[], readAhead: () => readonly JsMsg[]): Promise<void> {
+  /** Parses a fetched batch (refusals counted and logged by the bus) and prepares its insert. */
+  private prepare(msgs: JsMsg[]): Batch {
     const { bus, timeline } = this.options;
     const events: GlobalEvent[] = [];
     const refused: JsMsg[] = [];
@@ -159,15 +169,22 @@ export class ClusterWriter {
         continue;
       }
       accepted.push(m);
-      events.push(...globalEvents(m.seq, message));
+      for (const g of globalEvents(m.seq, message)) events.push(g);
     }
+    return { msgs, accepted, refused, insert: timeline.prepareInsert(events) };
+  }
+
+  private async commit(batch: Batch, readAhead: () => readonly JsMsg[]): Promise<void> {
+    const { bus, timeline } = this.options;
+    const { msgs, accepted, refused } = batch;
+    const events = batch.insert.events;
     let backoff = 200;
     for (;;) {
       if (this.stopped || bus.nc.isClosed()) return; // unacknowledged: redelivered elsewhere
       try {
         await this.options.beforeCommit?.(events);
         if (bus.nc.isClosed()) return;
-        const inserted = await timeline.insert(events);
+        const inserted = await timeline.insertPrepared(batch.insert);
         this.stats.failing = false;
         this.stats.inserted += inserted;
         this.stats.duplicates += events.length - inserted;

@@ -47,6 +47,18 @@ function rowOf<B>(g: GlobalEvent, body: B): Omit<ClusterEventsTable, 'body'> & {
   };
 }
 
+/**
+ * A batch made ready to insert (`prepareInsert`): everything the insert needs that is the
+ * console's own CPU work — a writer prepares the next batch while the database commits this one.
+ */
+export interface PreparedInsert {
+  readonly events: readonly GlobalEvent[];
+  /** The UTC days (since 1970-01-01) the events' times fall in: their partitions. */
+  readonly days: ReadonlySet<number>;
+  /** PostgreSQL: the rows as one json_to_recordset parameter. */
+  readonly rows?: string;
+}
+
 export class ClusterTimeline {
   private readonly partitions = new Set<number>();
 
@@ -80,10 +92,24 @@ export class ClusterTimeline {
    * Writes the events in one transaction; an event already stored (same node, epoch, node seq)
    * is skipped. Returns how many rows were new. When this resolves the rows are committed.
    */
-  async insert(events: readonly GlobalEvent[]): Promise<number> {
+  insert(events: readonly GlobalEvent[]): Promise<number> {
+    return this.insertPrepared(this.prepareInsert(events));
+  }
+
+  /** The CPU half of `insert`: what it sends, made before (and apart from) the round trip. */
+  prepareInsert(events: readonly GlobalEvent[]): PreparedInsert {
+    const days = new Set(events.map((g) => Math.floor(g.event.t / DAY_MS)));
+    if (this.dialect !== 'postgres' || events.length === 0) return { events, days };
+    return { events, days, rows: JSON.stringify(events.map((g) => rowOf(g, g.event))) };
+  }
+
+  /** `insert` of a batch prepareInsert made (by this timeline); may be retried as it is. */
+  async insertPrepared(batch: PreparedInsert): Promise<number> {
+    const { events } = batch;
     if (events.length === 0) return 0;
-    await this.ensurePartitions(new Set(events.map((g) => Math.floor(g.event.t / DAY_MS))));
-    if (this.dialect === 'postgres') return this.insertBatch(events);
+    await this.ensurePartitions(batch.days);
+    if (this.dialect === 'postgres')
+      return this.insertBatch(batch.rows ?? this.prepareInsert(events).rows ?? '[]');
     const rows = events.map((g) => rowOf(g, JSON.stringify(g.event)));
     return this.db.transaction().execute(async (tx) => {
       let inserted = 0;
@@ -106,11 +132,11 @@ export class ClusterTimeline {
    * every parameter cost more of the console's CPU than one JSON.stringify of the batch.
    * `json` (not jsonb) keeps each body's text as it came.
    */
-  private async insertBatch(events: readonly GlobalEvent[]): Promise<number> {
+  private async insertBatch(rows: string): Promise<number> {
     const res = await sql`
       INSERT INTO cluster_events (gid, t, node, epoch, node_seq, stream_seq, kind, type, entity, body)
       SELECT gid, t, node, epoch, node_seq, stream_seq, kind, type, entity, body::text
-      FROM json_to_recordset(${JSON.stringify(events.map((g) => rowOf(g, g.event)))}::json) AS x(gid bigint, t bigint, node text,
+      FROM json_to_recordset(${rows}::json) AS x(gid bigint, t bigint, node text,
         epoch text, node_seq bigint, stream_seq bigint, kind text, type text, entity text, body json)
       ON CONFLICT DO NOTHING`.execute(this.db);
     return Number(res.numAffectedRows ?? 0);
