@@ -1,8 +1,8 @@
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNats, type NatsInstance } from '@/test/cluster/harness';
-import { openBus, type ClusterBus, type Delivered } from './bus';
-import { newEpoch } from './envelope';
+import { openBus, PARSED_KEPT, type ClusterBus, type Delivered } from './bus';
+import { encodeMessage, newEpoch } from './envelope';
 import { clusterNames } from './names';
 import { eventsMessage, heartbeatOf } from './testing';
 
@@ -193,5 +193,37 @@ describe('cluster bus on nats-server', () => {
 
   it('refuses an invalid cluster name before connecting', async () => {
     await expect(openBus({ servers: nats.url, cluster: 'Bad.Name' })).rejects.toThrow(/DNS label/);
+  });
+
+  it("shares a parse with the replica's other reader only when that reader is still to come, and near", async () => {
+    const b = await bus('share');
+    await b.live(); // loads the readers (as the view's tail and the writer do)
+    const epoch = newEpoch();
+    const subject = b.names.eventSubject('n');
+    const data = (seq: number) => encodeMessage(eventsMessage('share', 'n', epoch, seq, 2, 1_000));
+    // The view's tail first, the writer close behind: one parse for both.
+    const first = b.accept(subject, data(1), 1);
+    expect(first).toBeDefined();
+    expect(b.accept(subject, data(1), 1, 'writer')).toBe(first);
+    // The writer ahead: the tail takes its parse.
+    const ahead = b.accept(subject, data(5), 5, 'writer');
+    expect(b.accept(subject, data(5), 5)).toBe(ahead);
+    expect(b.keptParses).toBe(0);
+    // The tail far ahead of the writer (a backlog): nothing kept for a reader that comes too late.
+    const far = 5 + PARSED_KEPT + 1;
+    const tailFar = b.accept(subject, data(far), far);
+    expect(b.keptParses).toBe(0);
+    const writerFar = b.accept(subject, data(far), far, 'writer');
+    expect(writerFar).not.toBe(tailFar);
+    expect(writerFar).toEqual(tailFar);
+    // A reader second to a message does not keep its parse (the other has passed it).
+    b.accept(subject, data(far - 1), far - 1, 'writer');
+    expect(b.keptParses).toBe(0);
+    // Other bytes under a kept sequence are parsed, never taken for it.
+    const kept = b.accept(subject, data(far + 1), far + 1, 'writer');
+    expect(b.keptParses).toBe(1);
+    const other = b.accept(subject, data(far + 2), far + 1);
+    expect(other).not.toBe(kept);
+    expect(other?.seq).toBe(far + 2);
   });
 });

@@ -84,8 +84,15 @@ export interface Delivered {
  * Stream messages parsed and not yet taken by the replica's other reader: the view's ordered
  * consumer and the writer's durable one each receive every message, and whichever comes second
  * takes the first one's parse (same stream sequence, same bytes) instead of parsing again.
+ * A parse is kept only for a reader that has yet to reach it and is at most this many stream
+ * messages behind: under a backlog one reader runs far ahead of the other, and parses kept for
+ * a reader that would come too late (or that has passed them already) were only garbage that
+ * lived long enough to be promoted.
  */
-const PARSED_KEPT = 4_096;
+export const PARSED_KEPT = 4_096;
+
+/** The replica's two readers of the stream (`accept`'s caller). */
+export type StreamReader = 'tail' | 'writer';
 
 /**
  * The reading half (parse.ts: the schemas, zod), loaded by the first reader — the console's
@@ -106,6 +113,8 @@ export class ClusterBus {
   readonly refusals: Refusals;
   private kvBucket: KV | undefined;
   private readonly parsed = new Map<number, { data: Uint8Array; message: BusMessage }>();
+  /** The highest stream sequence each reader has accepted. */
+  private readonly reached: Record<StreamReader, number> = { tail: 0, writer: 0 };
 
   private constructor(
     readonly nc: NatsConnection,
@@ -229,8 +238,14 @@ export class ClusterBus {
    * its stream sequence, a message the replica's other reader parsed already is taken from it
    * (the parse is shared, so neither reader may change what it returns).
    */
-  accept(subject: string, data: Uint8Array, streamSeq?: number): BusMessage | undefined {
+  accept(
+    subject: string,
+    data: Uint8Array,
+    streamSeq?: number,
+    reader: StreamReader = 'tail',
+  ): BusMessage | undefined {
     if (streamSeq !== undefined) {
+      if (streamSeq > this.reached[reader]) this.reached[reader] = streamSeq;
       const kept = this.parsed.get(streamSeq);
       if (kept) {
         this.parsed.delete(streamSeq);
@@ -243,7 +258,8 @@ export class ClusterBus {
       this.names.nodeOfSubject(subject),
     );
     if (parsed.ok) {
-      if (streamSeq !== undefined) {
+      const other = this.reached[reader === 'tail' ? 'writer' : 'tail'];
+      if (streamSeq !== undefined && other < streamSeq && streamSeq - other <= PARSED_KEPT) {
         this.parsed.set(streamSeq, { data, message: parsed.value });
         if (this.parsed.size > PARSED_KEPT) {
           const oldest = this.parsed.keys().next();
@@ -254,6 +270,11 @@ export class ClusterBus {
     }
     this.refusals.refuse('stream', parsed.reason, subject, parsed.detail);
     return undefined;
+  }
+
+  /** Parses kept for the other reader (at most PARSED_KEPT). */
+  get keptParses(): number {
+    return this.parsed.size;
   }
 
   /**

@@ -163,7 +163,7 @@ export class ClusterWriter {
     const refused: JsMsg[] = [];
     const accepted: JsMsg[] = [];
     for (const m of msgs) {
-      const message = bus.accept(m.subject, m.data, m.seq);
+      const message = bus.accept(m.subject, m.data, m.seq, 'writer');
       if (!message) {
         refused.push(m);
         continue;
