@@ -37,6 +37,7 @@ import {
   type Parsed,
 } from './envelope';
 import { logFn, rootLogger } from '@/server/log';
+import { adoptEvents } from './global';
 import { clusterNames, type ClusterNames } from './names';
 import { Refusals } from './refusals';
 import type * as ParseModule from './parse';
@@ -258,6 +259,8 @@ export class ClusterBus {
       this.names.nodeOfSubject(subject),
     );
     if (parsed.ok) {
+      // The parse is this replica's own: its readers take its events under global ids in place.
+      adoptEvents(parsed.value);
       const other = this.reached[reader === 'tail' ? 'writer' : 'tail'];
       if (streamSeq !== undefined && other < streamSeq && streamSeq - other <= PARSED_KEPT) {
         this.parsed.set(streamSeq, { data, message: parsed.value });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { newEpoch } from './envelope';
-import { gidOf, globalEvents } from './global';
+import { adoptEvents, gidOf, globalEvents } from './global';
 import { criEvents, eventsMessage } from './testing';
 
 describe('globalEvents', () => {
@@ -35,5 +35,29 @@ describe('globalEvents', () => {
     expect(msg.events).toEqual(before);
     // The same message at the same stream seq: the same (shared) events.
     expect(globalEvents(7, msg)).toBe(out);
+  });
+
+  it("an adopted message's events get their global ids in place, with the same result", () => {
+    const events = () =>
+      criEvents('n', 10, 4, 1_000).map((e, i) =>
+        i === 1 ? { ...e, cause: 10 } : i === 2 ? { ...e, cause: 4 } : e,
+      );
+    const epoch = newEpoch();
+    const copied = globalEvents(7, eventsMessage('c', 'n', epoch, 10, 4, 1_000, events()));
+    const msg = eventsMessage('c', 'n', epoch, 10, 4, 1_000, events());
+    const own = [...msg.events];
+    adoptEvents(msg);
+    const out = globalEvents(7, msg);
+    expect(out).toEqual(copied);
+    // No copy, but for the event whose cause (seq 4) lies outside the message: left out.
+    expect(out.map((g, i) => g.event === own[i])).toEqual([true, true, false, true]);
+    expect(Object.keys(out[2]?.event ?? {})).not.toContain('cause');
+    expect(globalEvents(7, msg)).toBe(out);
+    // The same message under another stream seq (republished): every gid moved, nothing shared.
+    const again = globalEvents(9, msg);
+    expect(again).toEqual(globalEvents(9, eventsMessage('c', 'n', epoch, 10, 4, 1_000, events())));
+    expect(again.map((g) => g.event.seq)).toEqual([0, 1, 2, 3].map((i) => gidOf(9, i)));
+    expect(again[1]?.event).toMatchObject({ cause: gidOf(9, 0) });
+    expect(out.map((g) => g.event.seq)).toEqual([0, 1, 2, 3].map((i) => gidOf(7, i)));
   });
 });

@@ -46,6 +46,20 @@ export interface GlobalEvent {
 /** A message's events under global ids, kept for its other reader (the view's, the writer's). */
 const made = new WeakMap<BusMessage, { streamSeq: number; events: readonly GlobalEvent[] }>();
 
+/** Messages whose event objects nobody else holds: renumbered in place, not copied. */
+const adopted = new WeakSet<BusMessage>();
+
+/**
+ * Hands a message's event objects over to globalEvents, which then gives them their global ids
+ * in place instead of copying each one: for a parse nothing else holds (ClusterBus.accept's),
+ * where the copies were one more object per event for the garbage collector. Afterwards the
+ * message's events carry global ids, not the agent's seqs (the message's `seq` still says where
+ * its run starts).
+ */
+export function adoptEvents(msg: BusMessage): void {
+  if (msg.type === 'events') adopted.add(msg);
+}
+
 /**
  * The message's events with global ids. The same message object at the same stream sequence
  * gets the same (shared, read-only) array: the view and the writer take one parse of each
@@ -54,9 +68,24 @@ const made = new WeakMap<BusMessage, { streamSeq: number; events: readonly Globa
 export function globalEvents(streamSeq: number, msg: BusMessage): readonly GlobalEvent[] {
   const known = made.get(msg);
   if (known?.streamSeq === streamSeq) return known.events;
-  const events = makeGlobalEvents(streamSeq, msg);
+  // Another stream seq for the same message (its events may have been renumbered in place):
+  // the events made before, moved to this one's gids.
+  const events =
+    known && msg.type === 'events' ? moved(known, streamSeq) : makeGlobalEvents(streamSeq, msg);
   made.set(msg, { streamSeq, events });
   return events;
+}
+
+function moved(
+  known: { streamSeq: number; events: readonly GlobalEvent[] },
+  streamSeq: number,
+): GlobalEvent[] {
+  const shift = gidOf(streamSeq, 0) - gidOf(known.streamSeq, 0);
+  return known.events.map((g) => {
+    const event = { ...g.event, seq: g.event.seq + shift } as TimelineEvent;
+    if (event.cause !== undefined) event.cause += shift;
+    return { ...g, streamSeq, gid: g.gid + shift, event };
+  });
 }
 
 function makeGlobalEvents(streamSeq: number, msg: BusMessage): GlobalEvent[] {
@@ -81,17 +110,21 @@ function makeGlobalEvents(streamSeq: number, msg: BusMessage): GlobalEvent[] {
     ];
   }
   const last = msg.seq + msg.events.length - 1;
+  const inPlace = adopted.delete(msg);
   return msg.events.map((e, i) => {
     // A clone by one spread keeps the event's shape (V8 copies it whole); seq and an in-message
     // cause are overwritten in place. Rest destructuring, which builds the object key by key
     // (~3 µs per event, 5 % of the console's samples in the ingest flood), only for a cause
-    // from outside the message, which is left out.
+    // from outside the message, which is left out. An adopted message's events are changed in
+    // place (the same keys, so the same shape), but for such a cause: deleting a key would
+    // leave the object in V8's slow dictionary mode.
     const cause = e.cause;
     let event: TimelineEvent;
-    if (cause === undefined) event = { ...e, seq: base + i };
-    else if (cause >= msg.seq && cause <= last)
-      event = { ...e, seq: base + i, cause: base + (cause - msg.seq) };
-    else {
+    if (cause === undefined || (cause >= msg.seq && cause <= last)) {
+      event = inPlace ? e : { ...e };
+      event.seq = base + i;
+      if (cause !== undefined) event.cause = base + (cause - msg.seq);
+    } else {
       const { cause: _outside, ...rest } = e;
       event = { ...rest, seq: base + i };
     }
