@@ -585,4 +585,26 @@ describe('lean wire', () => {
     const [e] = new WireDecoder().decode(frame('"message":"deadline exceeded"'));
     expect((e as unknown as Record<string, unknown>).message).toBe('deadline exceeded');
   });
+
+  it('interns a string and a value with the same text apart (v2): each comes back as itself', () => {
+    const detail = { reason: 'x' };
+    const text = JSON.stringify(detail);
+    const events: TimelineEvent[] = [1, 2, 3, 4].map((i) => ({
+      kind: 'cri',
+      type: 'ContainerStarted',
+      source: 'relist',
+      seq: i,
+      t: 1_000 + i,
+      node: 'n',
+      podUid: text,
+      container: i % 2 ? text : 'app',
+      id: `c-${i}`,
+      detail,
+    }));
+    for (const tableSize of [2, 3, 8_192]) {
+      const { back, frames } = roundTrip(events, { version: 2, tableSize, sizes: [1, 3] });
+      expect(canonical(back)).toBe(canonical(events));
+      if (tableSize === 8_192) expect(JSON.stringify(frames[1])).not.toContain('reason');
+    }
+  });
 });

@@ -70,9 +70,15 @@ type Lit = string | number;
 // ── the string table ─────────────────────────────────────────────────────────────────────────
 
 class EncodeTable {
-  /** What each slot holds: `s` + a string, or `v` + a value's JSON. */
+  /**
+   * What each slot holds: a string, or a value's JSON, told apart by `isValue`. Strings and
+   * values are looked up in maps of their own, by the string itself: a key made by prefixing
+   * (`s…`/`v…`) was a new string to build and hash at every lookup, most of the table's time.
+   */
   private readonly slots: (string | undefined)[];
-  private readonly index = new Map<string, number>();
+  private readonly isValue: boolean[];
+  private readonly strings = new Map<string, number>();
+  private readonly values = new Map<string, number>();
   private next = 0;
 
   // Filled as strings come (not `new Array(size)`): a bus message is one frame with a table of
@@ -80,42 +86,40 @@ class EncodeTable {
   // decoding's garbage.
   constructor(private readonly size: number) {
     this.slots = [];
+    this.isValue = [];
   }
 
   /** The slot of a string already sent, else the string itself (which both ends then intern). */
   ref(s: string): Lit {
-    return this.slot(`s${s}`) ?? s;
+    const slot = this.strings.get(s);
+    if (slot !== undefined) return slot;
+    this.add(s, false);
+    return s;
   }
 
   /** Whether a string is in the table (sent before and not yet pushed out). */
   has(s: string): boolean {
-    return this.index.has(`s${s}`);
+    return this.strings.has(s);
   }
 
   /** The slot of a value (by its JSON) already sent, if it is still in the table. */
   valueSlot(json: string): number | undefined {
-    return this.index.get(`v${json}`);
+    return this.values.get(json);
   }
 
   /** Interns a value just sent whole (after the strings inside it, as the decoder meets them). */
   addValue(json: string): void {
-    this.add(`v${json}`);
+    this.add(json, true);
   }
 
-  private slot(key: string): number | undefined {
-    const slot = this.index.get(key);
-    if (slot !== undefined) return slot;
-    this.add(key);
-    return undefined;
-  }
-
-  private add(key: string): void {
+  private add(key: string, value: boolean): void {
     const at = this.next;
     this.next = (this.next + 1) % this.size;
     const old = this.slots[at];
-    if (old !== undefined) this.index.delete(old);
+    if (old !== undefined) (this.isValue[at] ? this.values : this.strings).delete(old);
     this.slots[at] = key;
-    this.index.set(key, at);
+    this.isValue[at] = value;
+    (value ? this.values : this.strings).set(key, at);
   }
 }
 
