@@ -28,8 +28,8 @@ export interface WriterOptions {
   /** JetStream redelivers a message not acknowledged within this (default 30 s). */
   ackWaitMs?: number;
   log?: (line: string) => void;
-  /** Test hook: runs after a batch is read and before it is committed. */
-  beforeCommit?: (events: readonly GlobalEvent[]) => Promise<void>;
+  /** Test hook: runs after a batch is read and before it is committed (each try). */
+  beforeCommit?: () => Promise<void>;
 }
 
 export interface WriterStats {
@@ -177,22 +177,22 @@ export class ClusterWriter {
   private async commit(batch: Batch, readAhead: () => readonly JsMsg[]): Promise<void> {
     const { bus, timeline } = this.options;
     const { msgs, accepted, refused } = batch;
-    const events = batch.insert.events;
+    const count = batch.insert.count;
     let backoff = 200;
     for (;;) {
       if (this.stopped || bus.nc.isClosed()) return; // unacknowledged: redelivered elsewhere
       try {
-        await this.options.beforeCommit?.(events);
+        await this.options.beforeCommit?.();
         if (bus.nc.isClosed()) return;
         const inserted = await timeline.insertPrepared(batch.insert);
         this.stats.failing = false;
         this.stats.inserted += inserted;
-        this.stats.duplicates += events.length - inserted;
+        this.stats.duplicates += count - inserted;
         break;
       } catch (err) {
         this.stats.failures++;
         this.stats.failing = true;
-        this.note(`writing ${events.length} events to ${timeline.where} failed (will retry)`, err);
+        this.note(`writing ${count} events to ${timeline.where} failed (will retry)`, err);
         for (const m of accepted) m.working();
         for (const m of readAhead()) m.working();
         await sleep(backoff);

@@ -106,6 +106,30 @@ describe.each(['postgres', 'sqlite'] as const)(
       }
     });
 
+    it('a prepared batch inserts as insert() does, and again as nothing (retried)', async () => {
+      const tl = await open[dialect]();
+      try {
+        const epoch = newEpoch();
+        const events = [
+          ...globalEvents(20, eventsMessage('c', 'n', epoch, 1, 3, 1_000)),
+          ...globalEvents(21, eventsMessage('c', 'n', epoch, 4, 2, 1_000 + DAY)),
+        ];
+        const batch = tl.prepareInsert(events);
+        expect(batch.count).toBe(5);
+        expect([...batch.days]).toEqual([0, 1]);
+        // PostgreSQL's batch is the rows' text alone: the events are not kept alive by it.
+        expect(batch.events === undefined).toBe(dialect === 'postgres');
+        expect(await tl.insertPrepared(batch)).toBe(5);
+        expect(await tl.insertPrepared(batch)).toBe(0);
+        expect(await tl.insertPrepared(tl.prepareInsert([]))).toBe(0);
+        const back = await tl.eventsAfter(0, 10);
+        expect(back.map((e) => e.seq)).toEqual(events.map((g) => g.gid));
+        expect(back).toEqual(events.map((g) => JSON.parse(JSON.stringify(g.event)) as unknown));
+      } finally {
+        await tl.close();
+      }
+    });
+
     it('retention removes what is older than the maximum age', async () => {
       const tl = await open[dialect]();
       try {

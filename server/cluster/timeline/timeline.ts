@@ -50,13 +50,18 @@ function rowOf<B>(g: GlobalEvent, body: B): Omit<ClusterEventsTable, 'body'> & {
 /**
  * A batch made ready to insert (`prepareInsert`): everything the insert needs that is the
  * console's own CPU work — a writer prepares the next batch while the database commits this one.
+ * On PostgreSQL it holds the rows' text and not the events, which can then die young instead of
+ * being held (and promoted by the garbage collector) while the batch before commits.
  */
 export interface PreparedInsert {
-  readonly events: readonly GlobalEvent[];
+  /** Events in the batch. */
+  readonly count: number;
   /** The UTC days (since 1970-01-01) the events' times fall in: their partitions. */
   readonly days: ReadonlySet<number>;
   /** PostgreSQL: the rows as one json_to_recordset parameter. */
   readonly rows?: string;
+  /** SQLite: the events (its rows are built in the transaction). */
+  readonly events?: readonly GlobalEvent[];
 }
 
 export class ClusterTimeline {
@@ -98,19 +103,23 @@ export class ClusterTimeline {
 
   /** The CPU half of `insert`: what it sends, made before (and apart from) the round trip. */
   prepareInsert(events: readonly GlobalEvent[]): PreparedInsert {
+    const count = events.length;
     const days = new Set(events.map((g) => Math.floor(g.event.t / DAY_MS)));
-    if (this.dialect !== 'postgres' || events.length === 0) return { events, days };
-    return { events, days, rows: JSON.stringify(events.map((g) => rowOf(g, g.event))) };
+    if (this.dialect !== 'postgres') return { count, days, events };
+    if (count === 0) return { count, days };
+    return { count, days, rows: JSON.stringify(events.map((g) => rowOf(g, g.event))) };
   }
 
   /** `insert` of a batch prepareInsert made (by this timeline); may be retried as it is. */
   async insertPrepared(batch: PreparedInsert): Promise<number> {
-    const { events } = batch;
-    if (events.length === 0) return 0;
+    if (batch.count === 0) return 0;
     await this.ensurePartitions(batch.days);
-    if (this.dialect === 'postgres')
-      return this.insertBatch(batch.rows ?? this.prepareInsert(events).rows ?? '[]');
-    const rows = events.map((g) => rowOf(g, JSON.stringify(g.event)));
+    if (this.dialect === 'postgres') {
+      if (batch.rows === undefined) throw new Error('a batch prepared for SQLite, not PostgreSQL');
+      return this.insertBatch(batch.rows);
+    }
+    if (batch.events === undefined) throw new Error('a batch prepared for PostgreSQL, not SQLite');
+    const rows = batch.events.map((g) => rowOf(g, JSON.stringify(g.event)));
     return this.db.transaction().execute(async (tx) => {
       let inserted = 0;
       for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
