@@ -49,6 +49,8 @@ describe('globalEvents', () => {
     adoptEvents(msg);
     const out = globalEvents(7, msg);
     expect(out).toEqual(copied);
+    // Stored as the same text (the timeline keeps each body as JSON): keys in the same order.
+    expect(JSON.stringify(out)).toBe(JSON.stringify(copied));
     // No copy, but for the event whose cause (seq 4) lies outside the message: left out.
     expect(out.map((g, i) => g.event === own[i])).toEqual([true, true, false, true]);
     expect(Object.keys(out[2]?.event ?? {})).not.toContain('cause');
