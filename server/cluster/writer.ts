@@ -111,7 +111,15 @@ export class ClusterWriter {
         expires: Math.max(1_000, this.options.fetchWaitMs ?? 1_000),
       });
       const msgs: JsMsg[] = [];
-      for await (const m of it) msgs.push(m);
+      try {
+        for await (const m of it) msgs.push(m);
+      } catch (err) {
+        // The pull ended early (heartbeats missed while the event loop was busy, a disconnect):
+        // what it delivered is still this writer's to commit and acknowledge. Dropped, it sat
+        // unacknowledged until JetStream redelivered it after ack_wait (30 s without a commit).
+        if (msgs.length === 0) throw err;
+        this.note(`a fetch ended early after ${msgs.length} messages`, err);
+      }
       return msgs;
     };
     const fetchAhead = (): Ahead => {

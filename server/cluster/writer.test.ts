@@ -1,0 +1,81 @@
+/**
+ * The writer's reading loop with a fake bus and timeline (writer.int.test.ts runs it on a real
+ * nats-server and PostgreSQL): what a pull that ends with an error had delivered is committed.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ClusterBus } from './bus';
+import { encodeMessage, newEpoch, type BusMessage } from './envelope';
+import { globalEvents, type GlobalEvent } from './global';
+import { parseBusMessage } from './parse';
+import { eventsMessage } from './testing';
+import type { ClusterTimeline, PreparedInsert } from './timeline/timeline';
+import { ClusterWriter } from './writer';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function fakeMsg(seq: number, message: BusMessage) {
+  const m = { subject: `ev.${message.node}`, data: encodeMessage(message), seq, acked: 0 };
+  return Object.assign(m, {
+    ack: () => void m.acked++,
+    term: () => undefined,
+    working: () => undefined,
+    nak: () => undefined,
+  });
+}
+
+describe('timeline writer (fake bus)', () => {
+  it('commits and acknowledges what a pull delivered before it ended with an error', async () => {
+    const epoch = newEpoch();
+    const msgs = [1, 2, 3].map((seq) => fakeMsg(seq, eventsMessage('c', 'n', epoch, seq, 1, 1)));
+    let fetches = 0;
+    const consumer = {
+      fetch: () => {
+        fetches++;
+        const first = fetches === 1;
+        return (async function* () {
+          if (!first) return await sleep(10);
+          yield* msgs;
+          throw new Error('heartbeats missed');
+        })();
+      },
+    };
+    const bus = {
+      nc: { isClosed: () => false, flush: () => Promise.resolve() },
+      writerConsumer: () => Promise.resolve(consumer),
+      accept: (subject: string, data: Uint8Array) => {
+        const parsed = parseBusMessage(data, 'c', subject.slice(3));
+        return parsed.ok ? parsed.value : undefined;
+      },
+    } as unknown as ClusterBus;
+    const written: GlobalEvent[][] = [];
+    const timeline = {
+      where: 'fake',
+      prepareInsert: (events: readonly GlobalEvent[]) => ({
+        count: events.length,
+        days: new Set(),
+        events,
+      }),
+      insertPrepared: (batch: PreparedInsert) => {
+        written.push([...(batch.events ?? [])]);
+        return Promise.resolve(batch.count);
+      },
+    } as unknown as ClusterTimeline;
+    const logs: string[] = [];
+    const w = new ClusterWriter({ bus, timeline, log: (l) => logs.push(l) }).start();
+    try {
+      const deadline = Date.now() + 10_000;
+      while (w.stats.messages < 3 && Date.now() < deadline) await sleep(10);
+    } finally {
+      await w.stop();
+    }
+    expect(w.stats.messages).toBe(3);
+    expect(w.stats.inserted).toBe(3);
+    expect(msgs.map((m) => m.acked)).toEqual([1, 1, 1]);
+    expect(written.flat().map((g) => g.gid)).toEqual(
+      msgs.flatMap((m) =>
+        globalEvents(m.seq, eventsMessage('c', 'n', epoch, m.seq, 1, 1)).map((g) => g.gid),
+      ),
+    );
+    expect(logs.join('\n')).toMatch(/a fetch ended early after 3 messages: heartbeats missed/);
+  });
+});
