@@ -12,7 +12,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{lib,server,components,trpc,app,scripts,deploy}/**/*.test.{ts,tsx}'],
+          include: ['{lib,server,components,trpc,app,scripts,deploy,bench}/**/*.test.{ts,tsx}'],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
           environment: 'node',
           // Property and 10k-entity tests do seconds of CPU work; on a shared 2-core machine under

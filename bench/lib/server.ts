@@ -331,6 +331,51 @@ export function runQueueWaitMs(pid: number): number {
   }
 }
 
+/**
+ * CPU time of each of a process's threads so far, ms, by thread id (/proc/PID/task/TID/stat;
+ * the main thread's id is the process id). Node 20 names no thread, so threads are told apart
+ * by id only: a level's main-thread share against its busiest other threads (relist workers,
+ * V8's GC helpers, libuv) says which of them the load saturates. Threads that ended are absent.
+ */
+export function threadCpuMs(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(tid), ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return out;
+}
+
+/**
+ * Per-thread CPU over a window as shares of one core (%): the main thread's, and the other
+ * threads' from the busiest down (threads that started during the window count from zero).
+ */
+export function threadCpuPct(
+  before: Map<number, number>,
+  after: Map<number, number>,
+  pid: number,
+  elapsedMs: number,
+): { main: number; others: number[] } {
+  const pct = (ms: number) => Math.round((ms / elapsedMs) * 1000) / 10;
+  const delta = (tid: number) => (after.get(tid) ?? 0) - (before.get(tid) ?? 0);
+  const others = [...after.keys()]
+    .filter((tid) => tid !== pid)
+    .map((tid) => pct(delta(tid)))
+    .sort((a, b) => b - a);
+  return { main: pct(delta(pid)), others };
+}
+
 export function procCpuMs(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -15,7 +15,7 @@
  * the confirmation fails). RSS is read from /proc at the end of the confirming window.
  */
 import type { NodeSummary } from '@/server/engine/api';
-import { ConsoleServer } from '../lib/server';
+import { ConsoleServer, threadCpuMs, threadCpuPct } from '../lib/server';
 import { SimProcess } from '../lib/sim-process';
 import { round, sleep } from '../lib/stats';
 
@@ -53,6 +53,11 @@ export interface LevelResult {
    * values mean the machine's other work starved the loop (the level says little then).
    */
   serverRunQueueWaitPct: number;
+  /**
+   * The server's CPU by thread (% of one core): its main thread (recorder, store, SSE, the tRPC
+   * API) and its three busiest other threads (relist workers, V8's GC helpers, libuv's pool).
+   */
+  serverThreadsCpuPct: { main: number; busiest: number[] };
   /** The nodes that skipped most ticks over the window: `name: skipped (lastError)`. */
   worstNodes: string[];
 }
@@ -132,6 +137,7 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
       const before = byName(await srv.query<NodeSummary[]>('nodes.list'));
       const cpu0 = srv.cpuMs();
       const wait0 = srv.runQueueWaitMs();
+      const threads0 = threadCpuMs(srv.pid);
       const sim0 = (await sim.usage()).cpuMs;
       const t0 = Date.now();
       let heapFloor: number | null = null;
@@ -144,6 +150,7 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
       const elapsed = (Date.now() - t0) / 1000;
       const cpu = srv.cpuMs() - cpu0;
       const wait = srv.runQueueWaitMs() - wait0;
+      const threads = threadCpuPct(threads0, threadCpuMs(srv.pid), srv.pid, elapsed * 1000);
       const simUsage = await sim.usage();
       let skipped = 0;
       let minRelists = Infinity;
@@ -176,6 +183,7 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
         rssMb: round(srv.rssMb(), 0),
         heapFloorMb: heapFloor === null ? null : round(heapFloor, 1),
         serverRunQueueWaitPct: round((wait / (elapsed * 1000)) * 100, 1),
+        serverThreadsCpuPct: { main: threads.main, busiest: threads.others.slice(0, 3) },
         worstNodes: worst
           .sort((x, y) => y.skipped - x.skipped)
           .slice(0, 5)
@@ -184,7 +192,7 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
       levels.push(result);
       log(
         `  ${n} nodes, ${result.windowS} s: ${result.held ? 'held' : 'NOT held'} (skipped ${skipped}, min relists ${result.minRelists}, ` +
-          `server ${result.serverCpuPct} % CPU, waiting for a core ${result.serverRunQueueWaitPct} %, ` +
+          `server ${result.serverCpuPct} % CPU (main thread ${threads.main} %, busiest others ${threads.others.slice(0, 3).join('/')} %), waiting for a core ${result.serverRunQueueWaitPct} %, ` +
           `simulator ${result.simCpuPct} %, RSS ${result.rssMb} MiB)` +
           (result.worstNodes.length > 0 ? `; most skipped: ${result.worstNodes.join(', ')}` : ''),
       );
