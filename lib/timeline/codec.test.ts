@@ -127,4 +127,27 @@ describe('toJsonValue and reviveInPlace (the transformer)', () => {
   it('throws on a BigInt as JSON.stringify does', () => {
     expect(() => toJsonValue({ n: 1n })).toThrow(TypeError);
   });
+
+  it('settles primitives, members JSON leaves out and toJSON keys as JSON.stringify does', () => {
+    const keys: unknown[] = [];
+    const probe = { toJSON: (key: unknown) => (keys.push(key), key) };
+    const v = {
+      s: 'x',
+      n: -0,
+      inf: Number.POSITIVE_INFINITY,
+      b: false,
+      u: undefined,
+      f: () => 1,
+      sym: Symbol('s'),
+      boxed: [new String('s'), new Number(2), new Boolean(true)],
+      list: [1, undefined, () => 1, Symbol('t'), Number.NaN, probe, probe],
+      probe,
+    };
+    expect(toJsonValue(v)).toStrictEqual(JSON.parse(JSON.stringify(v)) as unknown);
+    expect(keys).toEqual(['5', '6', 'probe', '5', '6', 'probe']);
+    expect(toJsonValue('s')).toBe('s');
+    expect(toJsonValue(-0)).toBe(0);
+    expect(toJsonValue(Symbol('s'))).toBeUndefined();
+    expect(() => toJsonValue(1n)).toThrow(TypeError);
+  });
 });

@@ -92,16 +92,35 @@ function revive(value: unknown): void {
   }
 }
 
-/** One step of JSON.stringify's algorithm (SerializeJSONProperty), producing values, not text. */
-function jsonValue(value: unknown, key: string): unknown {
-  let v = value;
+/**
+ * One step of JSON.stringify's algorithm (SerializeJSONProperty), producing values, not text.
+ * `key` is an array index as a number (made a string only for a toJSON call).
+ */
+function jsonValue(value: unknown, key: string | number): unknown {
+  // Primitives first (most values are strings and numbers): none is a Date, a boxed primitive or
+  // has a toJSON that JSON.stringify would call.
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value + 0 : null;
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+    case 'bigint':
+    case 'object':
+      break;
+  }
+  let v: unknown = value;
   if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : formatTime(v);
   if (
     typeof v === 'object' &&
     v !== null &&
     typeof (v as { toJSON?: unknown }).toJSON === 'function'
   ) {
-    v = (v as { toJSON: (key: string) => unknown }).toJSON(key);
+    v = (v as { toJSON: (key: string) => unknown }).toJSON(String(key));
   }
   if (v instanceof Number || v instanceof String || v instanceof Boolean) v = v.valueOf();
   switch (typeof v) {
@@ -118,7 +137,7 @@ function jsonValue(value: unknown, key: string): unknown {
       if (Array.isArray(v)) {
         const out: unknown[] = new Array<unknown>(v.length);
         for (let i = 0; i < v.length; i++) {
-          const item = jsonValue(v[i], String(i));
+          const item = jsonValue(v[i], i);
           out[i] = item === undefined ? null : item;
         }
         return out;
