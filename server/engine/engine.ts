@@ -260,7 +260,7 @@ export class Engine implements EngineApi {
       name,
       client: this.options.dial(endpoint),
       timings: this.options.timings,
-      onEvents: (batch) => this.recorder.commit(batch),
+      onEvents: (batch, folded) => this.recorder.commit(batch, folded),
       ...(this.options.providers ? { providers: this.options.providers } : {}),
       ...(this.options.gates ? { gates: this.options.gates } : {}),
       clock: this.clock,

@@ -31,6 +31,7 @@ import type { EngineMetrics } from './metrics';
 import { NodeStatus } from './node-status';
 import { NodeWatcher, type Clock, type RelistOutcome, type WatcherSink } from './node-watcher';
 import { PodDeriver } from './pod-deriver';
+import type { NodeFold } from './recorder';
 import {
   causeOf,
   numberTransitions,
@@ -49,7 +50,7 @@ export interface NodeEngineOptions {
   client: RuntimeClient;
   timings: EngineTimings;
   /** The batches this node derives, in order, each event numbered and folded into `view()`. */
-  onEvents: (batch: TimelineEvent[]) => void;
+  onEvents: (batch: TimelineEvent[], folded: NodeFold) => void;
   /** Where pod specs and the kubelet's hints come from (the driver, the API server), most trusted first. */
   providers?: readonly HintProvider[];
   gates?: FeatureGates;
@@ -265,8 +266,9 @@ export class NodeEngine {
 
   private emitNumbered(batch: TimelineEvent[]): void {
     if (batch.length === 0) return;
-    this.state = reduceAll(this.state, batch);
-    this.options.onEvents(batch);
+    const before = this.state;
+    this.state = reduceAll(before, batch);
+    this.options.onEvents(batch, { node: this.name, before, after: this.state });
   }
 
   private log(line: string, level?: LogLevel): void {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { UnsequencedEvent } from '@/lib/timeline/events';
+import { encode } from '@/lib/timeline/codec';
+import type { TimelineEvent, UnsequencedEvent } from '@/lib/timeline/events';
 import { reduceAll } from '@/lib/timeline/reducer';
-import type { ClusterState } from '@/lib/timeline/state';
-import { Recorder, type EngineStore } from './recorder';
+import { emptyState, type ClusterState } from '@/lib/timeline/state';
+import { adoptNodeFold, Recorder, type EngineStore } from './recorder';
 import { memoryStore } from './testing/memory-runtime';
 
 type States = { before: ClusterState; after: ClusterState };
@@ -91,5 +92,106 @@ describe('Recorder hands the store its states (no second fold of a batch)', () =
     expect(event).toBeDefined();
     const shrunkEvent = { ...added('a', 1, r.working.nodes.a?.endpoint), seq: 1 };
     expect(r.working).toEqual(reduceAll(before, [shrunkEvent]));
+  });
+});
+
+describe('adoptNodeFold (the recorder takes a node engine’s fold instead of folding again)', () => {
+  /** An event about node b unless it says otherwise. */
+  const ev = (e: Record<string, unknown>): TimelineEvent =>
+    ({ node: 'b', ...e }) as unknown as TimelineEvent;
+  const at = (seq: number): TimelineEvent[] => [
+    ev({ kind: 'cri', type: 'ContainerStarted', source: 'relist', seq, t: 50 }),
+    ev({ kind: 'node', type: 'NodeUpdated', seq: seq + 1, t: 40, health: { connected: true } }),
+    ev({
+      kind: 'node',
+      type: 'NodeConditionChanged',
+      seq: seq + 2,
+      t: 60,
+      condition: { type: 'Ready', status: 'True' },
+    }),
+  ];
+  /** A working state with nodes a and b at seq 10, and an engine holding the same view of b. */
+  function setup() {
+    const working = reduceAll(emptyState(), [
+      { ...added('a', 1), seq: 1 },
+      { ...added('b', 2), seq: 2 },
+      ev({ kind: 'cri', type: 'ContainerCreated', source: 'relist', seq: 10, t: 70 }),
+    ]);
+    const before: ClusterState = { seq: 2, t: 2, nodes: { b: working.nodes.b! } };
+    return { working, before };
+  }
+
+  it('gives the state the fold gives, byte for byte, holding the engine’s view of the node', () => {
+    const { working, before } = setup();
+    const events = at(11);
+    const after = reduceAll(before, events);
+    const adopted = adoptNodeFold(working, events, { node: 'b', before, after });
+    const folded = reduceAll(working, events);
+    expect(adopted).toStrictEqual(folded);
+    expect(encode(adopted)).toBe(encode(folded));
+    expect(adopted?.nodes.b).toBe(after.nodes.b);
+    expect(adopted?.nodes.a).toBe(working.nodes.a);
+    expect(working.nodes.b).toBe(before.nodes.b); // nothing changed in place
+  });
+
+  it('a node added by the batch goes to the end of the map, as the fold puts it', () => {
+    const { working } = setup();
+    const before: ClusterState = emptyState();
+    const events = [{ ...added('c', 80), seq: 11 }];
+    const after = reduceAll(before, events);
+    const adopted = adoptNodeFold(working, events, { node: 'c', before, after });
+    expect(encode(adopted)).toBe(encode(reduceAll(working, events)));
+    expect(Object.keys(adopted?.nodes ?? {})).toEqual(['a', 'b', 'c']);
+  });
+
+  it('CRI events alone advance seq and t only', () => {
+    const { working, before } = setup();
+    const events = at(11).slice(0, 1);
+    const after = reduceAll(before, events);
+    const adopted = adoptNodeFold(working, events, { node: 'b', before, after });
+    expect(adopted).toStrictEqual(reduceAll(working, events));
+    expect(adopted?.nodes).toBe(working.nodes);
+  });
+
+  it('folds instead when it cannot show the result is the same', () => {
+    const { working, before } = setup();
+    const fold = (b: ClusterState, events: TimelineEvent[], node = 'b') =>
+      adoptNodeFold(working, events, { node, before: b, after: reduceAll(b, events) });
+    // Another view of the node (equal, not the same object).
+    expect(fold({ ...before, nodes: { b: { ...working.nodes.b! } } }, at(11))).toBeUndefined();
+    // An event about another node.
+    expect(fold(before, [...at(11), ev({ ...at(14)[1]!, node: 'a' })])).toBeUndefined();
+    // A seq the recorder's fold would skip, or the engine's.
+    expect(fold(before, at(10))).toBeUndefined();
+    expect(fold({ ...before, seq: 12 }, at(11))).toBeUndefined();
+    // A removal (and maybe re-add) moves the node in the map.
+    expect(
+      fold(before, [ev({ kind: 'node', type: 'NodeRemoved', seq: 11, t: 80 })]),
+    ).toBeUndefined();
+    // The engine's state does not end at the batch's last seq.
+    const events = at(11);
+    expect(
+      adoptNodeFold(working, events, {
+        node: 'b',
+        before,
+        after: { ...reduceAll(before, events), seq: 20 },
+      }),
+    ).toBeUndefined();
+  });
+
+  it('commit() takes the node engine’s view and equals the fold', () => {
+    const store = watchedStore();
+    const r = recorder(store);
+    r.record([added('a', 1), added('b', 2)]);
+    const start = r.working;
+    const before: ClusterState = { seq: 0, t: 0, nodes: { b: start.nodes.b! } };
+    const events = at(r.nextSeq());
+    r.nextSeq();
+    r.nextSeq();
+    const after = reduceAll(before, events);
+    r.commit(events, { node: 'b', before, after });
+    expect(r.working.nodes.b).toBe(after.nodes.b);
+    expect(encode(r.working)).toBe(encode(reduceAll(start, events)));
+    expect(r.committed).toBe(r.working);
   });
 });

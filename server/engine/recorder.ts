@@ -20,7 +20,7 @@
  */
 import type { TimelineEvent, UnsequencedEvent } from '@/lib/timeline/events';
 import { reduceAll } from '@/lib/timeline/reducer';
-import { emptyState, type ClusterState } from '@/lib/timeline/state';
+import { emptyState, own, type ClusterState } from '@/lib/timeline/state';
 import type { RangeQuery } from './api';
 import type { Clock } from './node-watcher';
 import type { LogFn } from '@/server/log';
@@ -109,10 +109,16 @@ export class Recorder {
     return batch;
   }
 
-  /** Folds and commits events numbered by nextSeq(), in order. */
-  commit(events: readonly TimelineEvent[]): void {
+  /**
+   * Folds and commits events numbered by nextSeq(), in order. `folded`: a node engine's state
+   * before and after it folded these very events, whose node view is taken instead of folding
+   * again when adoptNodeFold can show it is the same (else the batch is folded).
+   */
+  commit(events: readonly TimelineEvent[], folded?: NodeFold): void {
     if (events.length === 0) return;
-    this.workingState = reduceAll(this.workingState, events);
+    this.workingState =
+      (folded && adoptNodeFold(this.workingState, events, folded)) ??
+      reduceAll(this.workingState, events);
     if (this.options.counted) for (const e of events) this.options.counted(e);
     this.pending.push(...events);
     this.flush();
@@ -201,6 +207,47 @@ export class Recorder {
     }
     return undefined;
   }
+}
+
+/** A node engine's state before and after it folded a batch of its node's events. */
+export interface NodeFold {
+  node: string;
+  before: ClusterState;
+  after: ClusterState;
+}
+
+/**
+ * `reduceAll(working, events)` without folding the events again, when a node engine folded
+ * exactly them into exactly the node view `working` holds: the fold of a node's events reads
+ * and writes only that node's view, so the result is `working` with the engine's view for the
+ * node and seq and t advanced as the fold advances them. undefined when that cannot be shown:
+ * another view, an event about another node, a seq either fold would skip, a NodeRemoved (a
+ * removal and re-add moves the node to the end of the map), or an engine that skipped events.
+ */
+export function adoptNodeFold(
+  working: ClusterState,
+  events: readonly TimelineEvent[],
+  { node, before, after }: NodeFold,
+): ClusterState | undefined {
+  const held = own(working.nodes, node);
+  if (held !== own(before.nodes, node)) return undefined;
+  let seq = Math.max(working.seq, before.seq);
+  let t = working.t;
+  let onlyFacts = true;
+  for (const e of events) {
+    if (e.node !== node || !(e.seq > seq)) return undefined;
+    if (e.kind === 'node' && e.type === 'NodeRemoved') return undefined;
+    if (e.kind !== 'cri' && e.kind !== 'k8s') onlyFacts = false;
+    seq = e.seq;
+    t = Math.max(t, e.t);
+  }
+  if (after.seq !== seq) return undefined;
+  const view = own(after.nodes, node);
+  // As the reducer builds it: CRI and API events keep the state's other fields, the others not.
+  if (onlyFacts) return view === held ? { ...working, seq, t } : undefined;
+  if (view === held) return { seq, t, nodes: working.nodes };
+  if (!view) return undefined;
+  return { seq, t, nodes: { ...working.nodes, [node]: view } };
 }
 
 const isTooLarge = (err: unknown) => (err as { code?: unknown } | null)?.code === 'TOO_LARGE';
