@@ -4,9 +4,11 @@
  * for the pure, injected-clock API, plus the kubelet's crash-loop sequence.
  */
 import { describe, expect, it } from 'vitest';
+import type { BackoffState } from './backoff';
 import {
   backoffEntry,
   backoffGC,
+  CONTAINER_BACKOFF_INITIAL_MS,
   backoffGet,
   backoffKey,
   backoffNext,
@@ -17,8 +19,10 @@ import {
   isInBackOffSince,
   isInBackOffSinceUpdate,
   newBackoff,
+  ownBackoff,
   recordRestart,
   recordRestarts,
+  recordRestartsInPlace,
 } from './backoff';
 
 /** Restarts a container whose runs last `runMs` each, as doBackOff does; returns the windows (s). */
@@ -208,6 +212,40 @@ describe('backoff', () => {
     expect(recordRestarts(start, restarts)).toEqual(
       recordRestart(recordRestart(start, ref, 0, 10), ref, 20, 40),
     );
+  });
+
+  it('recordRestartsInPlace writes into an owned table what recordRestarts returns', () => {
+    const ref = (container: string) => ({ podUid: 'u1', container });
+    const start = recordRestarts(containerBackoff(), [
+      { ref: ref('b'), previousExitAt: 0, restartAt: 5 },
+    ]);
+    const batches = [
+      [{ ref: ref('a'), previousExitAt: 0, restartAt: 10 }],
+      [
+        { ref: ref('b'), previousExitAt: 20, restartAt: 40 },
+        { ref: ref('__proto__'), previousExitAt: 20, restartAt: 40 },
+        { ref: ref('a'), previousExitAt: 30, restartAt: 50 },
+      ],
+      [{ ref: ref('b'), previousExitAt: 2_000_000, restartAt: 2_000_010 }], // past the reset
+    ];
+    const startText = JSON.stringify(start);
+    const owned = ownBackoff(start);
+    let copied = start;
+    for (const restarts of batches) {
+      const entries = owned.entries;
+      recordRestartsInPlace(owned, restarts);
+      copied = recordRestarts(copied, restarts);
+      expect(owned).toStrictEqual(copied);
+      expect(JSON.stringify(owned)).toBe(JSON.stringify(copied));
+      expect(owned.entries).toBe(entries);
+    }
+    expect(Object.getPrototypeOf(owned.entries)).toBe(Object.prototype);
+    // The state it was made from is left as it was.
+    expect(JSON.stringify(start)).toBe(startText);
+    // A malformed state is owned as normalize reads it.
+    const loose = ownBackoff({ initialMs: Number.NaN, entries: 7 } as unknown as BackoffState);
+    expect(loose).toStrictEqual(recordRestarts(loose, []));
+    expect(loose.initialMs).toBe(CONTAINER_BACKOFF_INITIAL_MS);
   });
 
   it('backoffEntry reads malformed states as the normalized state would (a copy, clamped)', () => {

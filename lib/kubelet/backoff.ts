@@ -166,8 +166,27 @@ export function backoffNextAll(
   const s = normalize(state);
   const entries: Record<string, BackoffEntry> = { ...s.entries };
   const next = { ...s, entries };
+  nextInto(next, entries, steps);
+  return next;
+}
+
+/**
+ * A table for one owner to change in place (recordRestartsInPlace): the state normalize keeps,
+ * with its own copy of the entries.
+ */
+export function ownBackoff(state: BackoffState | undefined): BackoffState {
+  const s = normalize(state);
+  return { ...s, entries: { ...s.entries } };
+}
+
+/** backoffNextAll's steps written into `entries`, the entries of the normalized state `s`. */
+function nextInto(
+  s: BackoffState,
+  entries: Record<string, BackoffEntry>,
+  steps: readonly BackoffStep[],
+): void {
   for (const { id, eventTimeMs, nowMs } of steps) {
-    const e = entryOf(next, id);
+    const e = entryIn(entries, id);
     const backoffMs =
       !e || expired(s, finite(eventTimeMs, nowMs), e.lastUpdateMs)
         ? s.initialMs
@@ -180,7 +199,6 @@ export function backoffNextAll(
       configurable: true,
     });
   }
-  return next;
 }
 
 /** Reset / DeleteEntry: forget id. */
@@ -295,6 +313,23 @@ export function recordRestarts(
 ): BackoffState {
   return backoffNextAll(
     state,
+    restarts.map((r) => ({
+      id: backoffKeyFor(r.ref),
+      eventTimeMs: r.previousExitAt,
+      nowMs: r.restartAt,
+    })),
+  );
+}
+
+/**
+ * recordRestarts written into `state` instead of a copy: the same entries, for a table one owner
+ * holds alone, made by ownBackoff or backoffGC (a node's table holds an entry per restarted
+ * container; copying it on every relist that sees a restart allocated ~150 KB a relist).
+ */
+export function recordRestartsInPlace(state: BackoffState, restarts: readonly Restart[]): void {
+  nextInto(
+    state,
+    state.entries,
     restarts.map((r) => ({
       id: backoffKeyFor(r.ref),
       eventTimeMs: r.previousExitAt,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { backoffGet, containerBackoff, recordRestarts, type BackoffState } from '@/lib/kubelet';
 import type { RuntimeContainer } from '@/lib/kubelet/runtime';
 import type { Transition } from './diff';
 import type { RelistOutcome } from './node-watcher';
@@ -77,5 +78,26 @@ describe('PodDeriver.noteRestarts', () => {
     const started: Transition = { ...created('c1', 'app'), type: 'ContainerStarted' };
     expect(deriver().noteRestarts(outcome([started], previous))).toEqual([]);
     expect(deriver().noteRestarts(outcome([], previous))).toEqual([]);
+  });
+});
+
+describe('PodDeriver back-off table', () => {
+  it('writes restarts into its own copy, never into the table the options gave', () => {
+    const given = containerBackoff();
+    const d = new PodDeriver({
+      node: 'n',
+      timings: nodeTimings(DEFAULT_ENGINE_TIMINGS),
+      relistMs: 1_000,
+      backoff: () => given,
+    });
+    const previous = [record({ id: 'c1', finishedAt: 2_000 })];
+    let expected: BackoffState = given;
+    for (const id of ['c2', 'c3']) {
+      const restarts = d.noteRestarts(outcome([created(id, 'app')], previous));
+      expected = recordRestarts(expected, restarts);
+    }
+    expect(given.entries).toEqual({});
+    expect(d['backoff']).toStrictEqual(expected);
+    expect(backoffGet(d['backoff'], '__u1_app_')).toBe(20_000);
   });
 });

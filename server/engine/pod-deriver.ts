@@ -6,7 +6,13 @@
  *
  * Holds state only; the node engine (node-engine.ts) numbers and emits what it returns.
  */
-import { backoffGC, containerBackoff, KUBELET_DEFAULTS, recordRestarts } from '@/lib/kubelet';
+import {
+  backoffGC,
+  containerBackoff,
+  KUBELET_DEFAULTS,
+  ownBackoff,
+  recordRestartsInPlace,
+} from '@/lib/kubelet';
 import type {
   BackoffState,
   FeatureGates,
@@ -47,6 +53,11 @@ export interface PodDeriverOptions {
 
 export class PodDeriver {
   private backoff: BackoffState;
+  /**
+   * Whether `backoff` is this deriver's own table (ownBackoff's or backoffGC's), which restarts
+   * are written into in place; the one the options give is copied on the first restart.
+   */
+  private ownsBackoff = false;
   /** The node's clock against ours (runtime times are compared with "now" through it). */
   private readonly clockOffset: ClockOffset;
   /** When the previous successful relist finished (our time). */
@@ -94,6 +105,7 @@ export class PodDeriver {
     // never needs them; this bounds the table).
     if (o.finishedAt - this.lastGCAt >= GC_PERIOD_MS) {
       this.backoff = backoffGC(this.backoff, o.finishedAt);
+      this.ownsBackoff = true;
       this.lastGCAt = o.finishedAt;
     }
     const restarts: Restart[] = [];
@@ -116,7 +128,11 @@ export class PodDeriver {
         restartAt: o.finishedAt,
       });
     }
-    if (restarts.length > 0) this.backoff = recordRestarts(this.backoff, restarts);
+    if (restarts.length > 0) {
+      if (!this.ownsBackoff) this.backoff = ownBackoff(this.backoff);
+      this.ownsBackoff = true;
+      recordRestartsInPlace(this.backoff, restarts);
+    }
     return restarts;
   }
 
