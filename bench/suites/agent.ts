@@ -1,7 +1,8 @@
 /**
  * agent_rss_mb and agent_cpu_pct: one `podscope agent` run as the DaemonSet runs it — the image's
  * esbuild bundle of the agent (deploy/image/build.ts bundleCli → cli/agent.mjs) under plain node
- * with the DaemonSet's NODE_OPTIONS (read from deploy/kubernetes/base/agent/daemonset.yaml) —
+ * with the DaemonSet's process tuning, its NODE_OPTIONS and GLIBC_TUNABLES (read from the rendered
+ * deploy/kubernetes, deploy/kubernetes/agent-process.ts) —
  * watching one simulated node of 110 pods × 3 containers at the kubelet's 1 s relist, publishing
  * to a real loopback nats-server, with a light crash-loop churn (1 container change per second),
  * and its 110 pod specs in the specs bucket as the API-view leader writes them (details
@@ -15,8 +16,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { bundleCli } from '@/deploy/image/build';
+import { agentProcessEnv } from '@/deploy/kubernetes/agent-process';
 import { openBus } from '@/server/cluster/bus';
 import { newApiEpoch } from '@/server/cluster/envelope';
 import { DEFAULT_CLUSTER } from '@/server/cluster/names';
@@ -37,25 +38,6 @@ function procCpuTicks(pid: number): number {
 function procRssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
-}
-
-/** NODE_OPTIONS of the agent container in the DaemonSet manifest ('' when it sets none). */
-export function daemonSetNodeOptions(root = ROOT): string {
-  const text = readFileSync(join(root, 'deploy/kubernetes/base/agent/daemonset.yaml'), 'utf8');
-  for (const doc of parseAllDocuments(text)) {
-    const ds = doc.toJS() as {
-      kind?: string;
-      spec?: {
-        template?: {
-          spec?: { containers?: { name: string; env?: { name: string; value?: string }[] }[] };
-        };
-      };
-    };
-    if (ds?.kind !== 'DaemonSet') continue;
-    const agent = ds.spec?.template?.spec?.containers?.find((c) => c.name === 'agent');
-    return agent?.env?.find((e) => e.name === 'NODE_OPTIONS')?.value ?? '';
-  }
-  return '';
 }
 
 interface AgentRun {
@@ -145,7 +127,7 @@ async function writeSpecsFor(
 
 export async function runAgent(
   command: string[],
-  env: Record<string, string>,
+  env: Record<string, string | undefined>,
   endpoint: string,
   nats: NatsInstance,
   sim: SimProcess,
@@ -222,24 +204,24 @@ export async function benchAgent(options: {
   try {
     options.log('agent: bundling it as the image does (esbuild) …');
     await bundleCli(ROOT, bundleDir);
-    const nodeOptions = daemonSetNodeOptions();
+    const processEnv = agentProcessEnv(ROOT);
     const [node] = await sim.grow(1, { pods: 110, containers: 3 });
     if (!node) throw new Error('the simulator made no node');
     const endpoint = `${node.name}=${node.endpoint}`;
     const bundled = await runAgent(
       [join(bundleDir, 'agent.mjs'), 'agent'],
-      { NODE_OPTIONS: nodeOptions },
+      processEnv,
       endpoint,
       nats,
       sim,
       options,
     );
     options.log(
-      `agent (bundle, NODE_OPTIONS=${nodeOptions}): ${bundled.rssMb.toFixed(1)} MiB resident, ${bundled.cpuPct.toFixed(2)} % of a core; ${JSON.stringify(bundled.memory)}`,
+      `agent (bundle, ${JSON.stringify(processEnv)}): ${bundled.rssMb.toFixed(1)} MiB resident, ${bundled.cpuPct.toFixed(2)} % of a core; ${JSON.stringify(bundled.memory)}`,
     );
     const tsx = await runAgent(
       [join(ROOT, 'bin/podscope.mjs'), 'agent'],
-      { NODE_OPTIONS: nodeOptions },
+      processEnv,
       endpoint,
       nats,
       sim,
@@ -250,8 +232,10 @@ export async function benchAgent(options: {
       agent_rss_mb: round(bundled.rssMb, 1),
       agent_cpu_pct: round(bundled.cpuPct, 2),
       details: {
-        run_as: 'node cli/agent.mjs agent (the image bundle) with the DaemonSet NODE_OPTIONS',
-        node_options: nodeOptions,
+        run_as:
+          'node cli/agent.mjs agent (the image bundle) with the DaemonSet NODE_OPTIONS and GLIBC_TUNABLES',
+        node_options: processEnv.NODE_OPTIONS ?? '',
+        glibc_tunables: processEnv.GLIBC_TUNABLES ?? '',
         pods: 110,
         containers_per_pod: 3,
         relist_ms: 1000,

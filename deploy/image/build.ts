@@ -4,7 +4,7 @@
  * system, `buildah build` the Containerfile, export the OCI layout (and the archive when asked).
  */
 import { execFileSync } from 'node:child_process';
-import type { BuildOptions } from 'esbuild';
+import type { BuildOptions, Metafile } from 'esbuild';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -85,11 +85,12 @@ function nodeBundle(root: string): BuildOptions {
 
 /**
  * The CLI's bundles: `podscope.mjs` (every command) and `agent.mjs` (the agent alone). Also what
- * `npm run bench` measures the agent as (bench/suites/agent.ts).
+ * `npm run bench` measures the agent as (bench/suites/agent.ts). Resolves with esbuild's
+ * metafile (which chunks each entry imports, statically or on demand, and what they hold).
  */
-export async function bundleCli(root: string, outdir: string): Promise<void> {
+export async function bundleCli(root: string, outdir: string): Promise<Metafile> {
   const { build } = await import('esbuild');
-  await build({
+  const result = await build({
     ...nodeBundle(root),
     entryPoints: {
       podscope: join(root, 'deploy', 'image', 'cli.ts'),
@@ -100,7 +101,9 @@ export async function bundleCli(root: string, outdir: string): Promise<void> {
     // What both use (the engine, the CRI client, NATS) is one shared chunk, not two copies.
     splitting: true,
     chunkNames: 'chunk-[hash]',
+    metafile: true,
   });
+  return result.metafile;
 }
 
 /**

@@ -36,7 +36,6 @@ import {
   type NodeState,
   type Parsed,
 } from './envelope';
-import { logFn, rootLogger } from '@/server/log';
 import { adoptEvents } from './global';
 import { clusterNames, type ClusterNames } from './names';
 import { Refusals } from './refusals';
@@ -109,6 +108,15 @@ const readers = () => {
   return parsers;
 };
 
+/**
+ * The server's logger (pino), loaded only for a caller that brings no log of its own: the agent
+ * logs to stderr itself and keeps pino out of its memory (server/agent/footprint.test.ts).
+ */
+async function serverLog(): Promise<(line: string) => void> {
+  const { logFn, rootLogger } = await import('@/server/log');
+  return logFn(rootLogger());
+}
+
 export class ClusterBus {
   readonly names: ClusterNames;
   readonly refusals: Refusals;
@@ -132,7 +140,7 @@ export class ClusterBus {
 
   static async open(options: BusOptions): Promise<ClusterBus> {
     const names = clusterNames(options.cluster); // validates before connecting
-    const log = options.log ?? logFn(rootLogger());
+    const log = options.log ?? (await serverLog());
     const nc = await connect({
       servers: options.servers,
       name: options.name ?? 'podscope',
