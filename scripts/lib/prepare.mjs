@@ -18,11 +18,45 @@ export function run(cmd, args, opts = {}) {
     throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status ?? r.signal}`);
 }
 
-/** `npm ci` when node_modules is missing or older than package-lock.json. */
+/** The packages a lockfile (or npm's record of an install) lists: path → { version, optional }. */
+export function lockedPackages(lockText) {
+  const packages = JSON.parse(lockText).packages ?? {};
+  return new Map(
+    Object.entries(packages)
+      .filter(([path]) => path !== '') // the project itself
+      .map(([path, p]) => [path, { version: p.version, optional: p.optional === true }]),
+  );
+}
+
+/**
+ * Whether node_modules holds what package-lock.json pins: npm's record of the install
+ * (node_modules/.package-lock.json) is newer than the lockfile, or lists every package of the lock
+ * at its version (optional ones — other platforms' binaries — may be absent) and nothing else.
+ * A fresh checkout or git worktree has a newer lockfile than a node_modules installed from the
+ * same lock, often one shared through a symlink: `npm ci` there would empty the other's install.
+ */
+export function nodeModulesCurrent(dir = root) {
+  const marker = join(dir, 'node_modules', '.package-lock.json');
+  const lock = join(dir, 'package-lock.json');
+  if (!existsSync(marker)) return false;
+  if (statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return true;
+  try {
+    const want = lockedPackages(readFileSync(lock, 'utf8'));
+    const have = lockedPackages(readFileSync(marker, 'utf8'));
+    for (const [path, p] of want) {
+      const got = have.get(path);
+      if (got ? got.version !== p.version : !p.optional) return false;
+    }
+    for (const path of have.keys()) if (!want.has(path)) return false;
+    return true;
+  } catch {
+    return false; // an unreadable record: install
+  }
+}
+
+/** `npm ci` when node_modules is missing or does not hold what package-lock.json pins. */
 export function ensureNodeModules() {
-  const marker = join(root, 'node_modules', '.package-lock.json');
-  const lock = join(root, 'package-lock.json');
-  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  if (nodeModulesCurrent()) return;
   log('installing dependencies (npm ci) …');
   run('npm', ['ci', '--no-audit', '--no-fund']);
 }
