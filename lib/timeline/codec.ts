@@ -93,6 +93,19 @@ function revive(value: unknown): void {
 }
 
 /**
+ * What JSON.stringify makes of an object before writing it (SerializeJSONProperty): its
+ * `toJSON(key)` when it has one, then a boxed primitive unboxed. `key` may be an array index as a
+ * number: it is made a string only for a toJSON call. Shared with server/engine/json-equal.ts.
+ */
+export function unwrapJsonObject(v: object, key: string | number): unknown {
+  let x: unknown = v;
+  if (typeof (v as { toJSON?: unknown }).toJSON === 'function')
+    x = (v as { toJSON: (key: string) => unknown }).toJSON(String(key));
+  if (x instanceof Number || x instanceof String || x instanceof Boolean) x = x.valueOf();
+  return x;
+}
+
+/**
  * One step of JSON.stringify's algorithm (SerializeJSONProperty), producing values, not text.
  * `key` is an array index as a number (made a string only for a toJSON call).
  */
@@ -113,16 +126,8 @@ function jsonValue(value: unknown, key: string | number): unknown {
     case 'object':
       break;
   }
-  let v: unknown = value;
-  if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : formatTime(v);
-  if (
-    typeof v === 'object' &&
-    v !== null &&
-    typeof (v as { toJSON?: unknown }).toJSON === 'function'
-  ) {
-    v = (v as { toJSON: (key: string) => unknown }).toJSON(String(key));
-  }
-  if (v instanceof Number || v instanceof String || v instanceof Boolean) v = v.valueOf();
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : formatTime(value);
+  const v = typeof value === 'object' && value !== null ? unwrapJsonObject(value, key) : value;
   switch (typeof v) {
     case 'string':
     case 'boolean':

@@ -8,7 +8,7 @@
  * numbers are null and -0 is 0, undefined / functions / symbols vanish from objects and are
  * null in arrays, and key order matters (the encoded strings would differ).
  */
-import { formatTime } from '@/lib/timeline/codec';
+import { formatTime, unwrapJsonObject } from '@/lib/timeline/codec';
 
 /**
  * The value JSON.stringify would write for `v` under `key`, as a comparable value — except that a
@@ -31,16 +31,8 @@ function normal(v: unknown, key: string): unknown {
     case 'object':
       break;
   }
-  if (v instanceof Date) return v;
-  let x: unknown = v;
-  if (
-    typeof x === 'object' &&
-    x !== null &&
-    typeof (x as { toJSON?: unknown }).toJSON === 'function'
-  ) {
-    x = (x as { toJSON: (key: string) => unknown }).toJSON(key);
-  }
-  if (x instanceof Number || x instanceof String || x instanceof Boolean) x = x.valueOf();
+  if (v === null || v instanceof Date) return v;
+  const x = unwrapJsonObject(v, key);
   switch (typeof x) {
     case 'number':
       return Number.isFinite(x) ? x + 0 : null;
