@@ -102,8 +102,15 @@ export interface AnnotationRow {
 const SUMMARY_COLUMNS = `id, title, notes, from_t, to_t, from_seq, to_seq, created_at, event_count,
   (SELECT count(*) FROM annotations a WHERE a.timeline_id = timelines.id) AS annotation_count`;
 
+/**
+ * 128 random bits in base64url, never starting with "-": an id is pasted into commands
+ * (`podscope export ID`), where a leading "-" would read as an option (1 id in 64 did).
+ */
 export function newTimelineId(): string {
-  return randomBytes(16).toString('base64url');
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (id[0] !== '-') return id;
+  }
 }
 
 export class SavedTimelines {
