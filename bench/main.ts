@@ -250,6 +250,7 @@ export async function main(argv: string[]): Promise<number> {
       log,
       appDir,
       ...(quick ? { searchWindowS: 10, confirmWindowS: 20, ladder: [50, 100, 200, 300, 400] } : {}),
+      ...(args.profile ? { profileDir } : {}),
     }),
   );
 

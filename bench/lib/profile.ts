@@ -72,3 +72,12 @@ export function summarize(profile: CpuProfile, top = 15): FlameLine[] {
 export function summarizeFile(path: string, top = 15): FlameLine[] {
   return summarize(JSON.parse(readFileSync(path, 'utf8')) as CpuProfile, top);
 }
+
+/**
+ * summarize() of several profiles taken together (the relist workers' threads: each its own
+ * file): shares of all their samples, so N busy workers weigh N times one.
+ */
+export function summarizeFiles(paths: readonly string[], top = 15): FlameLine[] {
+  const nodes = paths.flatMap((p) => (JSON.parse(readFileSync(p, 'utf8')) as CpuProfile).nodes);
+  return summarize({ nodes, startTime: 0, endTime: 0 }, top);
+}

@@ -106,6 +106,8 @@ export interface ServerOptions {
 
 export class ConsoleServer {
   private output = '';
+  /** Profiles ended so far (bench-profile.mjs names the second and later ones -2, -3, …). */
+  private profiles = 0;
 
   private constructor(
     readonly child: ChildProcess,
@@ -147,7 +149,13 @@ export class ConsoleServer {
           NEXT_TELEMETRY_DISABLED: '1',
           PODSCOPE_PORT: String(port),
           PODSCOPE_DATA_DIR: dataDir,
-          ...(options.profileDir ? { PODSCOPE_BENCH_PROFILE_DIR: options.profileDir } : {}),
+          ...(options.profileDir
+            ? {
+                PODSCOPE_BENCH_PROFILE_DIR: options.profileDir,
+                // Worker threads load it from their boot file (server/engine/workers/boot.mjs).
+                PODSCOPE_BENCH_PROFILE_HOOK: join(ROOT, 'scripts/bench-profile.mjs'),
+              }
+            : {}),
           ...options.env,
         },
         stdio: [
@@ -244,8 +252,17 @@ export class ConsoleServer {
    * undefined without `profileDir`.
    */
   async endProfile(timeoutMs = 30_000): Promise<string | undefined> {
+    return (await this.endProfiles(timeoutMs))?.main;
+  }
+
+  /**
+   * endProfile(), with the profiles of the worker threads (relist workers) that ran meanwhile,
+   * written beside the main thread's before it (scripts/bench-profile.mjs).
+   */
+  async endProfiles(timeoutMs = 30_000): Promise<{ main: string; threads: string[] } | undefined> {
     if (!this.profiling || !this.profileDir) return undefined;
-    const path = join(this.profileDir, `server-${this.pid}.cpuprofile`);
+    const name = `server-${this.pid}${this.profiles++ === 0 ? '' : `-${this.profiles}`}`;
+    const path = join(this.profileDir, `${name}.cpuprofile`);
     this.child.kill('SIGHUP');
     const deadline = Date.now() + timeoutMs;
     // bench-profile.mjs renames the file into place once written.
@@ -253,7 +270,10 @@ export class ConsoleServer {
       if (Date.now() > deadline) throw new Error(`no server profile at ${path}`);
       await sleep(250);
     }
-    return path;
+    const threads = readdirSync(this.profileDir)
+      .filter((f) => f.startsWith(`${name}-t`) && f.endsWith('.cpuprofile'))
+      .map((f) => join(this.profileDir as string, f));
+    return { main: path, threads };
   }
 
   /** Resident memory of the server and every process under it, MiB (Linux /proc). */
@@ -374,6 +394,23 @@ export function threadCpuPct(
     .map((tid) => pct(delta(tid)))
     .sort((a, b) => b - a);
   return { main: pct(delta(pid)), others };
+}
+
+/**
+ * CPU time of a process and every process under it now, ms (PostgreSQL's backends are children
+ * of its postmaster). Children that exited are not counted: for long-lived trees only.
+ */
+export function treeCpuMs(pid: number): number {
+  let ms = 0;
+  const stack = [pid];
+  while (stack.length > 0) {
+    const p = stack.pop() as number;
+    const own = procCpuMs(p);
+    if (Number.isNaN(own)) continue;
+    ms += own;
+    stack.push(...children(p));
+  }
+  return ms;
 }
 
 export function procCpuMs(pid: number): number {

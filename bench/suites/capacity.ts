@@ -15,6 +15,7 @@
  * the confirmation fails). RSS is read from /proc at the end of the confirming window.
  */
 import type { NodeSummary } from '@/server/engine/api';
+import { summarizeFile, summarizeFiles, type FlameLine } from '../lib/profile';
 import { ConsoleServer, threadCpuMs, threadCpuPct } from '../lib/server';
 import { SimProcess } from '../lib/sim-process';
 import { round, sleep } from '../lib/stats';
@@ -33,6 +34,11 @@ export interface CapacityOptions {
   confirmWindowS?: number;
   pods?: number;
   containers?: number;
+  /**
+   * CPU profiles of the confirming windows into this folder: the server's main thread and its
+   * relist workers (scripts/bench-profile.mjs), summarised in details.flame.
+   */
+  profileDir?: string;
   log?: (line: string) => void;
 }
 
@@ -72,6 +78,8 @@ export interface CapacityResult {
     pods_per_node: number;
     containers_per_node: number;
     confirm_window_s: number;
+    /** With profileDir: where the confirmed level's time went, main thread and relist workers. */
+    flame?: { main: FlameLine[]; workers: FlameLine[]; worker_threads: number };
   };
 }
 
@@ -96,6 +104,7 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
     );
     server = await ConsoleServer.start({
       ...(options.appDir ? { appDir: options.appDir } : {}),
+      ...(options.profileDir ? { profileDir: options.profileDir } : {}),
       env: {
         PODSCOPE_SIM_NODES: '0',
         PODSCOPE_ALLOW_ENDPOINTS: endpoints.join(','),
@@ -133,7 +142,9 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
       await sleep(5_000);
     };
 
-    const measure = async (n: number, windowS: number): Promise<LevelResult> => {
+    let flame: NonNullable<CapacityResult['details']['flame']> | undefined;
+    const measure = async (n: number, windowS: number, profile = false): Promise<LevelResult> => {
+      if (profile) srv.startProfile();
       const before = byName(await srv.query<NodeSummary[]>('nodes.list'));
       const cpu0 = srv.cpuMs();
       const wait0 = srv.runQueueWaitMs();
@@ -147,6 +158,13 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
         if (heap !== undefined) heapFloor = Math.min(heapFloor ?? heap, heap);
       }
       const after = byName(await srv.query<NodeSummary[]>('nodes.list'));
+      const profiles = profile ? await srv.endProfiles() : undefined;
+      if (profiles)
+        flame = {
+          main: summarizeFile(profiles.main, 20),
+          workers: summarizeFiles(profiles.threads, 30),
+          worker_threads: profiles.threads.length,
+        };
       const elapsed = (Date.now() - t0) / 1000;
       const cpu = srv.cpuMs() - cpu0;
       const wait = srv.runQueueWaitMs() - wait0;
@@ -199,9 +217,9 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
       return result;
     };
 
-    const tryLevel = async (n: number, windowS: number) => {
+    const tryLevel = async (n: number, windowS: number, profile = false) => {
       await setLevel(n);
-      return measure(n, windowS);
+      return measure(n, windowS, profile);
     };
 
     let good = 0;
@@ -230,7 +248,7 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
     // never run (2026-12-02: 150, 125 and 100 failed over 60 s, and the key read 75, RSS 0).
     let confirmed = false;
     for (let attempt = 0; good > 0 && attempt < MAX_CONFIRM_ATTEMPTS; attempt++) {
-      const r = await tryLevel(good, confirmWindow);
+      const r = await tryLevel(good, confirmWindow, options.profileDir !== undefined);
       if (r.held) {
         rss = r.rssMb;
         heapFloor = r.heapFloorMb;
@@ -249,6 +267,7 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
         pods_per_node: pods,
         containers_per_node: pods * containers,
         confirm_window_s: confirmWindow,
+        ...(confirmed && flame ? { flame } : {}),
       },
     };
   } finally {

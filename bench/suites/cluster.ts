@@ -23,7 +23,7 @@ import { startNats, startPostgres } from '@/test/cluster/harness';
 import { WireDecoder } from '@/lib/timeline/wire';
 import { streamSeqOfGid } from '@/server/cluster/global';
 import { summarizeFile, type FlameLine } from '../lib/profile';
-import { ConsoleServer } from '../lib/server';
+import { ConsoleServer, procCpuMs, treeCpuMs } from '../lib/server';
 import { LoadGenerator } from '../lib/loadgen-process';
 import { SseReader, watchFrame, watchUrl } from '../lib/sse';
 import { quantile, round, sleep } from '../lib/stats';
@@ -217,6 +217,19 @@ export async function benchCluster(options: ClusterOptions = {}) {
     const e0 = sub.events;
     const flame: { ingest?: FlameLine[]; nodes_held?: FlameLine[] } = {};
     a.startProfile();
+    // Every part's CPU over the flood and its backlog: on one 2-core machine they share the
+    // cores, so what each costs per event says where a higher rate has to come from.
+    const parts = {
+      console: () => a.cpuMs(),
+      postgres: () => (pgi.pid ? treeCpuMs(pgi.pid) : Number.NaN),
+      nats: () => (nats.pid ? procCpuMs(nats.pid) : Number.NaN),
+      generator: () => procCpuMs(ingestGen.pid),
+      subscriber: () => {
+        const u = process.cpuUsage();
+        return (u.user + u.system) / 1000;
+      },
+    };
+    const partsCpu0 = Object.fromEntries(Object.entries(parts).map(([k, f]) => [k, f()]));
     const ingestCpu0 = a.cpuMs();
     const t0 = Date.now();
     const flooding = ingestGen.flood(windowS * 1000, 256);
@@ -226,6 +239,12 @@ export async function benchCluster(options: ClusterOptions = {}) {
     const published = flooded.events - grown.events;
     const t1 = await caughtUp(flooded, 300_000, t0);
     const ingestCpuMs = a.cpuMs() - ingestCpu0;
+    const partsUs = Object.fromEntries(
+      Object.entries(parts).map(([k, f]) => [
+        k,
+        round(((f() - (partsCpu0[k] as number)) * 1000) / published, 1),
+      ]),
+    );
     const ingestProfile = await a.endProfile();
     if (ingestProfile) flame.ingest = summarizeFile(ingestProfile, 25);
     const ingestRate = published / ((t1 - t0) / 1000);
@@ -249,6 +268,19 @@ export async function benchCluster(options: ClusterOptions = {}) {
       server_cpu_us_per_event: round((ingestCpuMs * 1000) / published, 1),
       generator_cpu_pct: round(((flooded.cpuMs - grown.cpuMs) / (windowS * 1000)) * 100, 1),
       server_rss_mb: round(a.rssMb(), 0),
+      /**
+       * CPU per event of each part over the flood and its backlog (µs): the console, PostgreSQL
+       * (postmaster and backends), nats-server, the load generator, and this process (the SSE
+       * subscriber and the PostgreSQL counts). Two cores give 2,000,000 µs a second: the sum
+       * bounds the rate.
+       */
+      cpu_us_per_event_by_part: {
+        ...partsUs,
+        total: round(
+          Object.values(partsUs).reduce((x, y) => x + (Number.isNaN(y) ? 0 : y), 0),
+          1,
+        ),
+      },
     };
     sub.reader.close();
     await ingestGen.stop();

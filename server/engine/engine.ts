@@ -248,6 +248,8 @@ export class Engine implements EngineApi {
       metrics: this.instruments,
       log: (line, level) => this.log(line, level),
     });
+    // 'auto' grows the pool with the nodes; a new node goes to the least loaded worker.
+    this.pool.grow(count);
     return this.pool;
   }
 

@@ -5,6 +5,7 @@
  * and a worker that dies is restarted with its nodes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -30,7 +31,11 @@ async function until(what: string, fn: () => boolean | Promise<boolean>, ms = 30
   }
 }
 
-async function setup() {
+async function setup(
+  relistWorkers: NonNullable<ConstructorParameters<typeof Engine>[0]['relistWorkers']> = {
+    count: 1,
+  },
+) {
   const dir = mkdtempSync(join(tmpdir(), 'psw-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const nodes: SimNode[] = [];
@@ -53,7 +58,7 @@ async function setup() {
     store,
     timings: { ...DEFAULT_ENGINE_TIMINGS, relistMs: 200 },
     dial: (endpoint) => criRuntime(endpoint),
-    relistWorkers: { count: 1 },
+    relistWorkers,
     log: (line) => logs.push(line),
   });
   cleanups.push(() => engine.stop());
@@ -118,5 +123,16 @@ describe('relist workers', () => {
       return n !== undefined && n.connected && n.relists > 0 && n.relists !== relists;
     });
     expect(reduceAll(emptyState(), store.events)).toEqual(engine.snapshot());
+  });
+
+  it('auto grows the pool with the nodes: each new node goes to the least loaded worker', async () => {
+    const { engine } = await setup({ count: 'auto', fromNodes: 1, nodesPerWorker: 1 });
+    const pool = (engine as unknown as { pool: { workers: { nodes: Map<string, unknown> }[] } })
+      .pool;
+    // One worker for the first node, a second once the second came (or the cores' floor).
+    expect(pool.workers.length).toBe(Math.max(2, availableParallelism() - 1));
+    const placed = pool.workers.map((w) => [...w.nodes.keys()]).filter((n) => n.length > 0);
+    expect(placed.sort()).toEqual([['w-1'], ['w-2']]);
+    expect(engine.nodes().every((n) => n.connected && n.relists > 0)).toBe(true);
   });
 });

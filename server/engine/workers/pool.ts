@@ -162,6 +162,11 @@ export class RelistPool {
     return this.workers.length;
   }
 
+  /** Starts workers until there are `size` (never stops any: their nodes stay where they are). */
+  grow(size: number): void {
+    while (this.workers.length < size) this.workers.push(new PoolWorker(this, this.workers.length));
+  }
+
   log(line: string, level?: LogLevel): void {
     this.options.log(line, level);
   }
