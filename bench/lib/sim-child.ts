@@ -12,7 +12,9 @@ import { Churner, NodePopulation } from './population';
 import type { Envelope, SimReply, SimRequest } from './sim-protocol';
 
 const socketDir = process.argv[2];
-if (!socketDir) throw new Error('usage: sim-child.ts SOCKET_DIR');
+if (!socketDir) throw new Error('usage: sim-child.ts SOCKET_DIR [shared]');
+/** Other simulator processes keep their sockets in the folder too: the parent removes it. */
+const sharedDir = process.argv[3] === 'shared';
 mkdirSync(socketDir, { recursive: true });
 
 const clock = createClock({ mode: 'real', speed: 1 });
@@ -28,8 +30,13 @@ const info = () => ({
 });
 
 async function grow(req: Extract<SimRequest, { op: 'grow' }>): Promise<SimReply> {
-  for (let i = nodes.length + 1; i <= req.nodes; i++) {
-    const name = `bench-${String(i).padStart(3, '0')}`;
+  const names =
+    req.names ??
+    Array.from(
+      { length: Math.max(0, req.nodes - nodes.length) },
+      (_, k) => `bench-${String(nodes.length + k + 1).padStart(3, '0')}`,
+    );
+  for (const name of names) {
     const node = await startSimNode({
       name,
       socketPath: join(socketDir as string, `${name}.sock`),
@@ -130,7 +137,7 @@ async function stop(): Promise<SimReply> {
   if (auto) clearInterval(auto);
   await Promise.all(nodes.map((n) => n.stop()));
   clock.close();
-  rmSync(socketDir as string, { recursive: true, force: true });
+  if (!sharedDir) rmSync(socketDir as string, { recursive: true, force: true });
   setTimeout(() => process.exit(0), 10);
   return { ok: true };
 }

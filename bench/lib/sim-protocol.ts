@@ -8,8 +8,10 @@ export interface SimNodeInfo {
 export type SimRequest =
   | {
       op: 'grow';
-      /** Total nodes wanted (adds the missing ones). */
+      /** Total nodes wanted (adds the missing ones, named bench-NNN in order). */
       nodes: number;
+      /** The nodes to add, by name, instead (a simulator process of several: its share). */
+      names?: string[];
       pods: number;
       containers: number;
       eventsMode: 'stream' | 'unimplemented';

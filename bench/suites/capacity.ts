@@ -93,7 +93,8 @@ export async function benchCapacity(options: CapacityOptions = {}): Promise<Capa
   const containers = options.containers ?? 3;
   const log = options.log ?? (() => undefined);
 
-  const sim = await SimProcess.start();
+  // A simulator process per 50 nodes, as each real node runs its own runtime (sim-process.ts).
+  const sim = await SimProcess.start({ nodesPerProcess: 50 });
   let server: ConsoleServer | undefined;
   const levels: LevelResult[] = [];
   try {
