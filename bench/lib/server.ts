@@ -106,6 +106,11 @@ export interface ServerOptions {
 
 export class ConsoleServer {
   private output = '';
+
+  /** The last `chars` of what the server printed (its log), for a failure's report. */
+  outputTail(chars = 2_000): string {
+    return this.output.slice(-chars);
+  }
   /** Profiles ended so far (bench-profile.mjs names the second and later ones -2, -3, …). */
   private profiles = 0;
 

@@ -368,6 +368,8 @@ export async function benchCluster(options: ClusterOptions = {}) {
       if (failed !== undefined) {
         const replica = b.child.exitCode !== null || b.child.signalCode !== null;
         const error = `${failed}${replica ? ` (replica B exited: ${b.child.exitCode ?? b.child.signalCode})` : ''}`;
+        // What replica B said last: a refused or reset connection alone does not say why.
+        log(`  replica B's last output:\n${b.outputTail(3_000)}`);
         levels.push({
           nodes: n,
           held: false,
