@@ -106,11 +106,6 @@ export interface ServerOptions {
 
 export class ConsoleServer {
   private output = '';
-
-  /** The last `chars` of what the server printed (its log), for a failure's report. */
-  outputTail(chars = 2_000): string {
-    return this.output.slice(-chars);
-  }
   /** Profiles ended so far (bench-profile.mjs names the second and later ones -2, -3, …). */
   private profiles = 0;
 
@@ -281,6 +276,11 @@ export class ConsoleServer {
     return { main: path, threads };
   }
 
+  /** The last `chars` of what the server printed (its log), for a failure's report. */
+  outputTail(chars = 2_000): string {
+    return this.output.slice(-chars);
+  }
+
   /** Resident memory of the server and every process under it, MiB (Linux /proc). */
   rssMb(): number {
     return treeRssKb(this.pid) / 1024;
@@ -323,18 +323,27 @@ function children(pid: number): number[] {
   return out;
 }
 
-export function treeRssKb(pid: number): number {
-  let kb = 0;
+/** A process and every process under it that is alive now (Linux /proc). */
+function processTree(pid: number): number[] {
+  const out: number[] = [];
   const stack = [pid];
   while (stack.length > 0) {
     const p = stack.pop() as number;
-    try {
-      const status = readFileSync(`/proc/${p}/status`, 'utf8');
-      kb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    } catch {
-      continue;
-    }
+    if (!existsSync(`/proc/${p}`)) continue;
+    out.push(p);
     stack.push(...children(p));
+  }
+  return out;
+}
+
+export function treeRssKb(pid: number): number {
+  let kb = 0;
+  for (const p of processTree(pid)) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // the process ended meanwhile
+    }
   }
   return kb;
 }
@@ -406,16 +415,9 @@ export function threadCpuPct(
  * of its postmaster). Children that exited are not counted: for long-lived trees only.
  */
 export function treeCpuMs(pid: number): number {
-  let ms = 0;
-  const stack = [pid];
-  while (stack.length > 0) {
-    const p = stack.pop() as number;
-    const own = procCpuMs(p);
-    if (Number.isNaN(own)) continue;
-    ms += own;
-    stack.push(...children(p));
-  }
-  return ms;
+  return processTree(pid)
+    .map(procCpuMs)
+    .reduce((ms, own) => (Number.isNaN(own) ? ms : ms + own), 0);
 }
 
 export function procCpuMs(pid: number): number {

@@ -107,6 +107,7 @@ export class SimProcess {
       eventsMode: opts.eventsMode ?? 'stream',
     };
     // Names in order, each process filled up to nodesPerProcess before the next starts.
+    const names: string[] = [];
     const wanted = new Map<SimShard, string[]>();
     for (let i = this.nodes.length + 1; i <= nodes; i++) {
       const at = Number.isFinite(this.nodesPerProcess)
@@ -115,20 +116,24 @@ export class SimProcess {
       while (this.shards.length <= at) this.shards.push(await SimShard.start(this.socketDir, true));
       const shard = this.shards[at] as SimShard;
       const name = `bench-${String(i).padStart(3, '0')}`;
+      names.push(name);
       wanted.set(shard, [...(wanted.get(shard) ?? []), name]);
     }
     const replies = await Promise.all(
-      [...wanted].map(([shard, names]) =>
+      [...wanted].map(([shard, mine]) =>
         shard
-          .request<Extract<SimReply, { nodes: SimNodeInfo[] }>>({ ...base, nodes, names })
+          .request<Extract<SimReply, { nodes: SimNodeInfo[] }>>({ ...base, nodes, names: mine })
           .then((r) => {
-            for (const n of names) shard.names.add(n);
+            for (const n of mine) shard.names.add(n);
             return r.nodes;
           }),
       ),
     );
-    const added = replies.flat().filter((n) => !this.nodes.some((m) => m.name === n.name));
-    this.nodes = [...this.nodes, ...added].sort((a, b) => a.name.localeCompare(b.name));
+    const byName = new Map(replies.flat().map((n) => [n.name, n]));
+    for (const name of names) {
+      const info = byName.get(name);
+      if (info) this.nodes.push(info);
+    }
     return this.nodes;
   }
 
