@@ -179,6 +179,67 @@ describe('NodeWatcher relist', () => {
   });
 });
 
+describe('NodeWatcher stop', () => {
+  it('reports nothing from calls still in flight when stopped (they fail with CANCELLED)', async () => {
+    const { client } = fakeRuntime();
+    const reports: string[] = [];
+    const sink: WatcherSink = {
+      relisted: () => reports.push('relisted'),
+      relistFailed: () => reports.push('relistFailed'),
+      statusRead: (_node, _at, _status, error) => reports.push(error ? 'statusFailed' : 'status'),
+      connected: () => reports.push('connected'),
+      modeChanged: () => reports.push('modeChanged'),
+      skippedTick: () => reports.push('skippedTick'),
+      inspectFailed: () => reports.push('inspectFailed'),
+    };
+    // Inspections and the status read wait until the client is closed, then fail the way grpc-js
+    // fails calls on a closed channel.
+    let close = (): void => undefined;
+    const closed = new Promise<never>((_resolve, reject) => {
+      close = () => reject(new Error('1 CANCELLED: client closed'));
+    });
+    closed.catch(() => undefined);
+    const watcher = new NodeWatcher(
+      'n1',
+      { ...client, containerStatus: () => closed, status: () => closed, close },
+      sink,
+      { now: () => 1000 },
+      { relistMs: 1000, nodeStatusMs: 10_000, fullRelistMs: 60_000 },
+    );
+    const status = watcher.readStatus();
+    const relist = watcher.relist();
+    await new Promise((r) => setTimeout(r, 5));
+    expect(reports).toEqual(['connected']); // the lists answered; the inspections wait
+    reports.length = 0;
+    watcher.stop();
+    await Promise.all([status, relist]);
+    expect(reports).toEqual([]);
+  });
+
+  it('still reports a failed inspection while running', async () => {
+    const { rt, client } = fakeRuntime();
+    const failed: string[] = [];
+    rt.failing.add('a');
+    const watcher = new NodeWatcher(
+      'n1',
+      client,
+      {
+        relisted: () => undefined,
+        relistFailed: () => undefined,
+        statusRead: () => undefined,
+        connected: () => undefined,
+        modeChanged: () => undefined,
+        skippedTick: () => undefined,
+        inspectFailed: (_node, id) => failed.push(id),
+      },
+      { now: () => 1000 },
+      { relistMs: 1000, nodeStatusMs: 10_000, fullRelistMs: 60_000 },
+    );
+    await watcher.relist();
+    expect(failed).toEqual(['a']);
+  });
+});
+
 describe('phase', () => {
   it('spreads nodes over the period, stably', () => {
     const phases = Array.from({ length: 200 }, (_, i) => phase(`node-${i}`, 1000));

@@ -52,6 +52,8 @@ export class NodeWatcher {
   private failing = false;
   private timers: ReturnType<typeof setTimeout>[] = [];
   private stopped = false;
+  /** The sink, silenced once stopped (see stop()). */
+  private readonly sink: WatcherSink;
 
   mode: 'events' | 'polling' = 'polling';
   relists = 0;
@@ -64,11 +66,12 @@ export class NodeWatcher {
   constructor(
     readonly name: string,
     readonly client: RuntimeClient,
-    private readonly sink: WatcherSink,
+    sink: WatcherSink,
     private readonly clock: Clock,
     private readonly timings: WatcherTimings,
     readonly lab = false,
   ) {
+    this.sink = untilStopped(sink, () => this.stopped);
     this.stream = new ContainerEventStream(client, {
       notice: () => {
         if (this.mode !== 'events') {
@@ -108,6 +111,11 @@ export class NodeWatcher {
     this.every(this.timings.nodeStatusMs, () => void this.readStatus());
   }
 
+  /**
+   * Stops the loops and closes the client. Calls still in flight then fail with CANCELLED
+   * ("client closed") or finish late: none of them reaches the sink, so stopping a node neither
+   * logs failures nobody caused nor records a relist of a node no longer watched.
+   */
   stop(): void {
     this.stopped = true;
     for (const t of this.timers) clearTimeout(t);
@@ -259,6 +267,24 @@ export class NodeWatcher {
       await this.relist('events');
     }
   }
+}
+
+/** `sink` with every report dropped once `stopped()` is true. */
+function untilStopped(sink: WatcherSink, stopped: () => boolean): WatcherSink {
+  const guard =
+    <A extends unknown[]>(report: (...args: A) => void) =>
+    (...args: A): void => {
+      if (!stopped()) report(...args);
+    };
+  return {
+    relisted: guard((outcome) => sink.relisted(outcome)),
+    relistFailed: guard((node, at, error, first) => sink.relistFailed(node, at, error, first)),
+    statusRead: guard((node, at, status, error) => sink.statusRead(node, at, status, error)),
+    connected: guard((node, info) => sink.connected(node, info)),
+    modeChanged: guard((node, mode, reason) => sink.modeChanged(node, mode, reason)),
+    skippedTick: guard((node) => sink.skippedTick(node)),
+    inspectFailed: guard((node, id, error) => sink.inspectFailed(node, id, error)),
+  };
 }
 
 /** A stable offset in [0, ms) for a node: FNV-1a of its name, scaled to the period. */
