@@ -100,7 +100,11 @@ export class ClusterSource implements EngineApi {
     this.checkpoints = new ClusterCheckpoints(options.timeline);
     this.clock = options.clock ?? Date.now;
     this.startedAt = this.clock();
-    this.view = new ClusterView({ graceMs: options.graceMs, startedAt: this.startedAt });
+    this.view = new ClusterView({
+      graceMs: options.graceMs,
+      startedAt: this.startedAt,
+      clock: this.clock,
+    });
     this.live = new EventBus(options.subscriberCapacity ?? 10_000);
     this.view.onApplied((applied) => this.onApplied(applied));
     this.gauges();

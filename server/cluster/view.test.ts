@@ -97,6 +97,23 @@ describe('cluster view', () => {
     expect(v.snapshot(12_100).nodes.n?.conditions.some((c) => c.status === 'Unknown')).toBe(false);
   });
 
+  it('counts a node that joins with its events ahead of its heartbeat from when it was first heard of', () => {
+    let now = 0;
+    const v = new ClusterView({ graceMs: 1_000, startedAt: 0, clock: () => now });
+    // The replica has run for a minute when a new node's first relist arrives, its heartbeat not yet.
+    now = 60_000;
+    v.apply({ streamSeq: 1, subject: 'x', message: nodeAdded('new', e1, 1) });
+    expect([...v.outOfContact(60_500)]).toEqual([]);
+    expect(v.snapshot(60_500).nodes.new?.conditions.some((c) => c.status === 'Unknown')).toBe(false);
+    // No heartbeat within the grace period: then it is out of contact, as any silent node.
+    expect([...v.outOfContact(61_500)]).toEqual(['new']);
+    expect(v.snapshot(61_500).nodes.new?.conditions.find((c) => c.type === 'Ready')?.status).toBe(
+      'Unknown',
+    );
+    v.heartbeat(heartbeatOf(C, 'new', e1, 1, 61_600), 61_600);
+    expect([...v.outOfContact(61_700)]).toEqual([]);
+  });
+
   it('two agent runs heartbeating for one node name are a conflict', () => {
     const v = new ClusterView({ graceMs: 1_000 });
     v.heartbeat(

@@ -27,6 +27,14 @@ import { globalEvents, type GapRecord } from './global';
 export interface NodeTrack {
   epoch: string;
   lastSeq: number;
+  /**
+   * When this replica first heard of the node, by any message (our clock). Until its first
+   * heartbeat arrives the node's contact is counted from here, as the node lifecycle controller
+   * counts a node it has just observed from then (its probe timestamp; upstream
+   * pkg/controller/nodelifecycle tryUpdateNodeHealth): a node that joins with its events ahead of
+   * its heartbeat is new, not silent since the replica started.
+   */
+  seenAt: number;
   /** Where the agent said it was last (its heartbeat) and when we heard it (our clock). */
   heartbeat?: Heartbeat;
   heardAt?: number;
@@ -75,8 +83,23 @@ export class ClusterView {
   private readonly listeners = new Set<(events: (TimelineEvent | GapRecord)[]) => void>();
 
   constructor(
-    private readonly options: { graceMs: number; startedAt?: number; maxGaps?: number },
+    private readonly options: {
+      graceMs: number;
+      startedAt?: number;
+      maxGaps?: number;
+      /** Our clock (default Date.now): when a node was first heard of. */
+      clock?: () => number;
+    },
   ) {}
+
+  private newTrack(epoch: string): NodeTrack {
+    return { epoch, lastSeq: 0, seenAt: (this.options.clock ?? Date.now)(), instances: new Map() };
+  }
+
+  /** When the node was last heard from, or first heard of when it has not heartbeated yet. */
+  private static contactAt(track: NodeTrack): number {
+    return track.heardAt ?? track.seenAt;
+  }
 
   /** Applies one delivered stream message (in stream order). Returns the events applied. */
   apply(d: Delivered): (TimelineEvent | GapRecord)[] {
@@ -98,7 +121,7 @@ export class ClusterView {
       track.lastSeq = 0;
     }
     if (!track) {
-      track = { epoch: m.epoch, lastSeq: 0, instances: new Map() };
+      track = this.newTrack(m.epoch);
       this.tracks.set(key, track);
     }
     const applied: (TimelineEvent | GapRecord)[] = [];
@@ -165,7 +188,7 @@ export class ClusterView {
   heartbeat(hb: Heartbeat, heardAt: number): void {
     let track = this.tracks.get(hb.node);
     if (!track) {
-      track = { epoch: hb.epoch, lastSeq: 0, instances: new Map() };
+      track = this.newTrack(hb.epoch);
       this.tracks.set(hb.node, track);
     }
     track.instances.set(`${hb.instance.host}/${hb.instance.pid}/${hb.epoch}`, {
@@ -194,7 +217,7 @@ export class ClusterView {
       return;
     this.nodes.set(s.node, s.view);
     this.folded = undefined;
-    const t = track ?? { epoch: s.epoch, lastSeq: 0, instances: new Map() };
+    const t = track ?? this.newTrack(s.epoch);
     t.epoch = s.epoch;
     t.lastSeq = s.seq;
     this.tracks.set(s.node, t);
@@ -239,8 +262,7 @@ export class ClusterView {
   *outOfContact(now: number): Generator<string> {
     for (const [name, track] of this.tracks) {
       if (!this.nodes.has(name)) continue;
-      const lastContactAt = track.heardAt ?? this.options.startedAt ?? now;
-      if (now - lastContactAt > this.options.graceMs) yield name;
+      if (now - ClusterView.contactAt(track) > this.options.graceMs) yield name;
     }
   }
 
@@ -257,7 +279,7 @@ export class ClusterView {
       const view = this.nodes.get(name);
       const track = this.tracks.get(name);
       if (!view || !track) continue;
-      const lastContactAt = track.heardAt ?? this.options.startedAt ?? now;
+      const lastContactAt = ClusterView.contactAt(track);
       const judged = generateNodeConditions({
         now,
         lastContactAt,
