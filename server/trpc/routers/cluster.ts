@@ -4,8 +4,10 @@ import type { TimelineEvent } from '@/lib/timeline/events';
 import type { ClusterState } from '@/lib/timeline/state';
 import { WireEncoder, type WireFrame } from '@/lib/timeline/wire';
 import type { EngineApi } from '@/server/engine/api';
+import type { Viewer } from '@/server/security/viewer';
 import { VisibleView } from '@/server/security/visible';
 import { publicProcedure, readProcedure, router } from '../init';
+import { awaitedAhead } from '../prefetch';
 
 /**
  * One streamed item: the full state (first, or after a gap), then batches of events in seq order
@@ -75,81 +77,90 @@ export const clusterRouter = router({
     .input(
       z.object({ lastEventId, wire: z.union([z.literal(1), z.literal(2)]).optional() }).optional(),
     )
-    .subscription(async function* ({ ctx, input, signal }) {
-      const source = ctx.engine;
-      const view = await VisibleView.for(ctx.viewer);
-      const seek = (t: number) => source.stateAt(t);
-      const live = source.subscribe(signal);
-      const encoder = input?.wire ? new WireEncoder({ version: input.wire }) : undefined;
-      const message = (events: TimelineEvent[]): WatchMessage =>
-        encoder ? encoder.encode(events) : { type: 'events', events };
-      const snapshot = (state: ClusterState) => {
-        encoder?.seed(state);
-        return tracked(String(state.seq), { type: 'snapshot', state } satisfies WatchMessage);
-      };
-      try {
-        let sent: number;
-        const resumeFrom = input?.lastEventId != null ? Number(input.lastEventId) : undefined;
-        if (resumeFrom === undefined || !(await resumable(source, resumeFrom, signal))) {
-          // First connection, or the gap reaches past retention (or a foreign id): start from a snapshot.
-          const state = await view.state(source.snapshot());
+    .subscription(({ ctx, input, signal }) =>
+      awaitedAhead(watchStream(ctx.engine, ctx.viewer, input, signal)),
+    ),
+});
+
+/** cluster.watch's stream (see there). */
+async function* watchStream(
+  source: EngineApi,
+  viewer: Viewer,
+  input: { lastEventId?: string | null | undefined; wire?: 1 | 2 | undefined } | undefined,
+  signal: AbortSignal | undefined,
+) {
+  const view = await VisibleView.for(viewer);
+  const seek = (t: number) => source.stateAt(t);
+  const live = source.subscribe(signal);
+  const encoder = input?.wire ? new WireEncoder({ version: input.wire }) : undefined;
+  const message = (events: TimelineEvent[]): WatchMessage =>
+    encoder ? encoder.encode(events) : { type: 'events', events };
+  const snapshot = (state: ClusterState) => {
+    encoder?.seed(state);
+    return tracked(String(state.seq), { type: 'snapshot', state } satisfies WatchMessage);
+  };
+  try {
+    let sent: number;
+    const resumeFrom = input?.lastEventId != null ? Number(input.lastEventId) : undefined;
+    if (resumeFrom === undefined || !(await resumable(source, resumeFrom, signal))) {
+      // First connection, or the gap reaches past retention (or a foreign id): start from a snapshot.
+      const state = await view.state(source.snapshot());
+      sent = state.seq;
+      yield snapshot(state);
+    } else {
+      sent = resumeFrom;
+      // Pods added before the resume point: learned from the state the backfill continues.
+      if (!view.unfiltered) await view.learn(source.snapshot());
+    }
+    // Backfill what was recorded after `sent` (covers reconnects and the snapshot/subscribe race).
+    for (;;) {
+      const page = await source.eventsAfter(sent, BACKFILL_PAGE);
+      if (page.length === 0) break;
+      sent = page[page.length - 1]?.seq ?? sent;
+      const shown = await view.events(page, seek);
+      if (shown.length > 0) yield tracked(String(sent), message(shown));
+    }
+    const batches = live[Symbol.asyncIterator]();
+    let next = batches.next();
+    let rejudged = source.rejudged?.(signal);
+    for (;;) {
+      const got: IteratorResult<TimelineEvent[]> | typeof REJUDGED = await (rejudged
+        ? Promise.race([next, rejudged.then((): typeof REJUDGED => REJUDGED)])
+        : next);
+      if (got === REJUDGED) {
+        // Everything queued is in the state now: a fresh snapshot replaces it.
+        live.drain();
+        const state = await view.state(source.snapshot());
+        if (state.seq >= sent) {
           sent = state.seq;
           yield snapshot(state);
-        } else {
-          sent = resumeFrom;
-          // Pods added before the resume point: learned from the state the backfill continues.
-          if (!view.unfiltered) await view.learn(source.snapshot());
         }
-        // Backfill what was recorded after `sent` (covers reconnects and the snapshot/subscribe race).
-        for (;;) {
-          const page = await source.eventsAfter(sent, BACKFILL_PAGE);
-          if (page.length === 0) break;
-          sent = page[page.length - 1]?.seq ?? sent;
-          const shown = await view.events(page, seek);
-          if (shown.length > 0) yield tracked(String(sent), message(shown));
-        }
-        const batches = live[Symbol.asyncIterator]();
-        let next = batches.next();
-        let rejudged = source.rejudged?.(signal);
-        for (;;) {
-          const got: IteratorResult<TimelineEvent[]> | typeof REJUDGED = await (rejudged
-            ? Promise.race([next, rejudged.then((): typeof REJUDGED => REJUDGED)])
-            : next);
-          if (got === REJUDGED) {
-            // Everything queued is in the state now: a fresh snapshot replaces it.
-            live.drain();
-            const state = await view.state(source.snapshot());
-            if (state.seq >= sent) {
-              sent = state.seq;
-              yield snapshot(state);
-            }
-            rejudged = source.rejudged?.(signal);
-            continue;
-          }
-          if (got.done) break;
-          if (WATCH_COALESCE_MS > 0) await wait(WATCH_COALESCE_MS, signal);
-          const fresh: TimelineEvent[] = [];
-          for (const b of [got.value, ...live.drain()])
-            for (const e of b) if (e.seq > (fresh[fresh.length - 1]?.seq ?? sent)) fresh.push(e);
-          // Only now: a pending next() would take a batch the drain above should have had.
-          next = batches.next();
-          if (fresh.length === 0) continue;
-          sent = fresh[fresh.length - 1]?.seq ?? sent;
-          const shown = await view.events(fresh, seek);
-          if (shown.length > 0) yield tracked(String(sent), message(shown));
-        }
-        if (live.overflowed) {
-          // We fell behind the live bus: end with a retryable error; the client resumes from `sent`.
-          throw new TRPCError({
-            code: 'INTERNAL_SERVER_ERROR',
-            message: 'subscriber fell behind; resume from the last event id',
-          });
-        }
-      } finally {
-        live.close();
+        rejudged = source.rejudged?.(signal);
+        continue;
       }
-    }),
-});
+      if (got.done) break;
+      if (WATCH_COALESCE_MS > 0) await wait(WATCH_COALESCE_MS, signal);
+      const fresh: TimelineEvent[] = [];
+      for (const b of [got.value, ...live.drain()])
+        for (const e of b) if (e.seq > (fresh[fresh.length - 1]?.seq ?? sent)) fresh.push(e);
+      // Only now: a pending next() would take a batch the drain above should have had.
+      next = batches.next();
+      if (fresh.length === 0) continue;
+      sent = fresh[fresh.length - 1]?.seq ?? sent;
+      const shown = await view.events(fresh, seek);
+      if (shown.length > 0) yield tracked(String(sent), message(shown));
+    }
+    if (live.overflowed) {
+      // We fell behind the live bus: end with a retryable error; the client resumes from `sent`.
+      throw new TRPCError({
+        code: 'INTERNAL_SERVER_ERROR',
+        message: 'subscriber fell behind; resume from the last event id',
+      });
+    }
+  } finally {
+    live.close();
+  }
+}
 
 const REJUDGED: unique symbol = Symbol('rejudged');
 
