@@ -28,6 +28,19 @@ const BACKFILL_PAGE = 2_000;
  */
 export const WATCH_COALESCE_MS = 20;
 
+/**
+ * A re-judged snapshot (node contact changed) is the whole cluster — ~33 MB of JSON per 1,000
+ * nodes of 10 pods — so a watcher gets at most one per this many ms per node it shows, and at
+ * least this far apart: a rack going quiet over a minute turns its nodes Unknown in a few
+ * snapshots rather than one per judgement tick, and a busy replica is not swamped building them.
+ */
+export const RESNAPSHOT_MIN_MS = 5_000;
+export const RESNAPSHOT_MS_PER_NODE = 2;
+
+/** How long after a re-judged snapshot of `nodes` nodes the next may be sent. */
+export const resnapshotAfterMs = (nodes: number) =>
+  Math.max(RESNAPSHOT_MIN_MS, nodes * RESNAPSHOT_MS_PER_NODE);
+
 const wait = (ms: number, signal: AbortSignal | undefined) =>
   new Promise<void>((resolve) => {
     if (signal?.aborted) return resolve();
@@ -123,14 +136,25 @@ async function* watchStream(
     const batches = live[Symbol.asyncIterator]();
     let next = batches.next();
     let rejudged = source.rejudged?.(signal);
+    /** When the next re-judged snapshot may go (the first goes at once). */
+    let resnapshotAt = 0;
     for (;;) {
       const got: IteratorResult<TimelineEvent[]> | typeof REJUDGED = await (rejudged
         ? Promise.race([next, rejudged.then((): typeof REJUDGED => REJUDGED)])
         : next);
       if (got === REJUDGED) {
+        if (signal?.aborted) break;
+        const early = resnapshotAt - Date.now();
+        if (early > 0) {
+          // Too soon after the last one: send it then, with whatever changed by that time; the
+          // events go on meanwhile.
+          rejudged = wait(early, signal);
+          continue;
+        }
         // Everything queued is in the state now: a fresh snapshot replaces it.
         live.drain();
         const state = await view.state(source.snapshot());
+        resnapshotAt = Date.now() + resnapshotAfterMs(Object.keys(state.nodes).length);
         if (state.seq >= sent) {
           sent = state.seq;
           yield snapshot(state);
