@@ -151,3 +151,21 @@ describe('toJsonValue and reviveInPlace (the transformer)', () => {
     expect(() => toJsonValue(1n)).toThrow(TypeError);
   });
 });
+
+describe('encode and Date.prototype.toJSON', () => {
+  it('leaves Date.prototype.toJSON as it was, also when the value throws or nests an encode', () => {
+    const toJSON = () =>
+      Object.getOwnPropertyDescriptor(Date.prototype, 'toJSON')?.value as unknown;
+    const native = toJSON();
+    expect(() => encode({ n: 1n })).toThrow(TypeError);
+    expect(toJSON()).toBe(native);
+    const inner = {
+      toJSON: (): unknown => JSON.parse(encode({ at: new Date(Date.UTC(2026, 0, 2)) })),
+    };
+    expect(encode({ inner, at: new Date(Date.UTC(2026, 0, 3, 4, 5, 6, 7)) })).toBe(
+      '{"inner":{"at":"2026-01-02T00:00:00Z"},"at":"2026-01-03T04:05:06.007Z"}',
+    );
+    expect(toJSON()).toBe(native);
+    expect(JSON.stringify(new Date(Date.UTC(2026, 0, 2)))).toBe('"2026-01-02T00:00:00.000Z"');
+  });
+});
