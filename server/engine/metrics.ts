@@ -59,6 +59,12 @@ export function createEngineMetrics() {
       labelNames: ['node'] as const,
       registers,
     }),
+    workerHeap: new Gauge({
+      name: 'podscope_relist_worker_heap_bytes',
+      help: "V8 heap in use by each relist worker thread, reported every second (each has its own heap and GC; the process's nodejs_heap_* series are the main thread's).",
+      labelNames: ['worker'] as const,
+      registers,
+    }),
     subscribers: new Gauge({
       name: 'podscope_subscribers',
       help: 'Live timeline subscribers (browsers, CLI watchers).',

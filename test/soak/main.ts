@@ -6,8 +6,9 @@
  *   build, configured with the N endpoints like any cluster), in its own process.
  * - A subscriber holding cluster.watch for the whole run (subscriber.ts).
  *
- * Passes when, after warm-up, the server's heap grows by less than 10 %, the subscriber received
- * every seq exactly once and in order, and the server printed no error. Prints a summary and writes
+ * Passes when, after warm-up, the server's heap grows by less than 10 % (the main thread's, and
+ * its relist workers' together when it runs any), the subscriber received every seq exactly once
+ * and in order, and the server printed no error. Prints a summary and writes
  * test-results/soak.json.
  *
  *   npm run soak -- [--minutes 30] [--nodes 100] [--warmup-minutes 5] [--sample-seconds 10]
@@ -25,6 +26,8 @@ import { WIRE_VERSION } from '@/lib/timeline/wire';
 import { Subscriber } from './subscriber';
 
 interface Sample extends HeapSample {
+  /** The relist workers' heaps together (each thread has its own; heapBytes is the main thread's). */
+  workerHeapBytes: number;
   rssBytes: number;
   seq: number;
   subscriberSeq: number;
@@ -248,6 +251,7 @@ export async function main(argv: string[]): Promise<number> {
         const sample: Sample = {
           t: Date.now() - t0,
           heapBytes: m.get('nodejs_heap_size_used_bytes') ?? 0,
+          workerHeapBytes: m.get('podscope_relist_worker_heap_bytes') ?? 0,
           rssBytes: m.get('process_resident_memory_bytes') ?? 0,
           seq: health.seq,
           subscriberSeq: subscriber.report.lastSeq,
@@ -263,7 +267,7 @@ export async function main(argv: string[]): Promise<number> {
         if (sample.t - lastReport >= 60_000 || samples.length === 1) {
           lastReport = sample.t;
           log(
-            `${(sample.t / 60_000).toFixed(1)} min: seq ${sample.seq} (subscriber ${sample.subscriberSeq}), heap ${mib(sample.heapBytes)}, rss ${mib(sample.rssBytes)}, ` +
+            `${(sample.t / 60_000).toFixed(1)} min: seq ${sample.seq} (subscriber ${sample.subscriberSeq}), heap ${mib(sample.heapBytes)} (workers ${mib(sample.workerHeapBytes)}), rss ${mib(sample.rssBytes)}, ` +
               `stale nodes ${sample.staleNodes}, relist errors ${sample.relistErrors}, server errors ${serverErrors.length}, load pods ${loadStats.pods ?? '?'}`,
           );
         }
@@ -286,11 +290,19 @@ export async function main(argv: string[]): Promise<number> {
 
     const sub = subscriber.report;
     const growth = heapGrowth(samples, warmupMinutes * 60_000);
+    // The relist workers' heaps, judged by the same rule when the server runs any.
+    const workers = samples.some((s) => s.workerHeapBytes > 0)
+      ? heapGrowth(
+          samples.map((s) => ({ t: s.t, heapBytes: s.workerHeapBytes })),
+          warmupMinutes * 60_000,
+        )
+      : undefined;
     const elapsedS = (Date.now() - t0) / 1000;
     const expectedEvents =
       sub.firstSnapshotSeq === undefined ? 0 : sub.lastSeq - sub.firstSnapshotSeq;
     const checks = {
       heapGrowthUnder10Pct: growth !== undefined && growth.growthPct < MAX_HEAP_GROWTH_PCT,
+      workerHeapGrowthUnder10Pct: workers === undefined || workers.growthPct < MAX_HEAP_GROWTH_PCT,
       everySeqOnce:
         caughtUp &&
         sub.gaps.length === 0 &&
@@ -325,6 +337,12 @@ export async function main(argv: string[]): Promise<number> {
           floorMiB: +(w.floorBytes / 1_048_576).toFixed(1),
         })),
       },
+      workerHeap: workers && {
+        baselineMiB: +(workers.baselineBytes / 1_048_576).toFixed(1),
+        finalMiB: +(workers.finalBytes / 1_048_576).toFixed(1),
+        growthPct: +workers.growthPct.toFixed(2),
+        slopeMiBPerHour: +workers.slopeMibPerHour.toFixed(2),
+      },
       rssMiB: last
         ? {
             final: +(last.rssBytes / 1_048_576).toFixed(1),
@@ -355,6 +373,7 @@ export async function main(argv: string[]): Promise<number> {
       samples: samples.map((s) => ({
         t: Math.round(s.t / 1000),
         heapMiB: +(s.heapBytes / 1_048_576).toFixed(1),
+        workerHeapMiB: +(s.workerHeapBytes / 1_048_576).toFixed(1),
         rssMiB: +(s.rssBytes / 1_048_576).toFixed(1),
         seq: s.seq,
         sub: s.subscriberSeq,
@@ -372,6 +391,10 @@ export async function main(argv: string[]): Promise<number> {
         ? `heap floor ${mib(growth.baselineBytes)} → ${mib(growth.finalBytes)} after warm-up: ${growth.growthPct.toFixed(2)} % (limit ${MAX_HEAP_GROWTH_PCT} %), slope ${growth.slopeMibPerHour.toFixed(2)} MiB/h`
         : 'heap: too few samples after warm-up to judge',
     );
+    if (workers)
+      log(
+        `relist workers' heaps together ${mib(workers.baselineBytes)} → ${mib(workers.finalBytes)} after warm-up: ${workers.growthPct.toFixed(2)} % (limit ${MAX_HEAP_GROWTH_PCT} %), slope ${workers.slopeMibPerHour.toFixed(2)} MiB/h`,
+      );
     log(
       `subscriber: ${sub.events} events, gaps ${sub.gaps.length}, duplicates ${sub.duplicates}, re-snapshots ${sub.resnapshots}, reconnects ${sub.reconnects}, caught up ${caughtUp}`,
     );

@@ -97,6 +97,10 @@ describe('relist workers', () => {
     expect(await engine.metrics()).toMatch(
       /podscope_relist_duration_seconds_count\{node="w-1"\} [1-9]/,
     );
+    // Each worker's own heap, reported with its statuses every second.
+    await until('a worker reported its heap', async () =>
+      /podscope_relist_worker_heap_bytes\{worker="0"\} [1-9]\d{5,}/.test(await engine.metrics()),
+    );
   });
 
   it('a disconnected node says nothing more; a worker that dies is restarted with its nodes', async () => {

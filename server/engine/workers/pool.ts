@@ -105,6 +105,7 @@ class PoolWorker {
         entry: this.pool.paths.entry,
         tsconfig: this.pool.paths.tsconfig,
         config: this.pool.config,
+        index: this.index,
       },
       name: `podscope-relist-${this.index}`,
     });

@@ -65,7 +65,8 @@ export type MetricCall = [
     | 'skippedTicks'
     | 'inspectErrors'
     | 'eventStreamFallbacks'
-    | 'clockOffset',
+    | 'clockOffset'
+    | 'workerHeap',
   op: 'inc' | 'observe' | 'set',
   labels: Record<string, string>,
   value?: number,

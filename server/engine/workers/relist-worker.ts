@@ -7,10 +7,12 @@
  * - Each engine's batches are gathered for `flushMs` and handed over as one report, so the
  *   recorder commits (and the streams send) many relists' events at once.
  * - Every `reportMs` the worker ticks its engines (grace periods, back-offs that end) and reports
- *   every node's status, the instrument calls since the last report and the log lines.
+ *   every node's status, the instrument calls since the last report, its heap in use and the log
+ *   lines.
  * - Events about its nodes recorded elsewhere (drift) arrive as `observe` and are folded into
  *   the engines' views, numbered on the worker's own counter.
  */
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import type { LogLevel } from '@/server/log';
@@ -20,7 +22,7 @@ import type { FromWorker, MetricCall, NodeStatus, ToWorker, WorkerConfig } from 
 
 const port = parentPort;
 if (!port) throw new Error('relist-worker.ts runs as a worker thread (see pool.ts)');
-const config = (workerData as { config: WorkerConfig }).config;
+const { config, index } = workerData as { config: WorkerConfig; index: number };
 
 const engines = new Map<string, NodeEngine>();
 let local = 0;
@@ -116,6 +118,13 @@ function add(spec: Extract<ToWorker, { op: 'add' }>['node']): void {
 const housekeeping = setInterval(() => {
   const now = Date.now();
   for (const e of engines.values()) e.tick(now);
+  // This thread's own heap (v8 answers for the calling isolate): /metrics shows each worker's.
+  metrics.push([
+    'workerHeap',
+    'set',
+    { worker: String(index) },
+    getHeapStatistics().used_heap_size,
+  ]);
   report(true);
 }, config.reportMs);
 
