@@ -104,7 +104,9 @@ describe('cluster view', () => {
     now = 60_000;
     v.apply({ streamSeq: 1, subject: 'x', message: nodeAdded('new', e1, 1) });
     expect([...v.outOfContact(60_500)]).toEqual([]);
-    expect(v.snapshot(60_500).nodes.new?.conditions.some((c) => c.status === 'Unknown')).toBe(false);
+    expect(v.snapshot(60_500).nodes.new?.conditions.some((c) => c.status === 'Unknown')).toBe(
+      false,
+    );
     // No heartbeat within the grace period: then it is out of contact, as any silent node.
     expect([...v.outOfContact(61_500)]).toEqual(['new']);
     expect(v.snapshot(61_500).nodes.new?.conditions.find((c) => c.type === 'Ready')?.status).toBe(
