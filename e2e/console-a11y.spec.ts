@@ -63,6 +63,9 @@ for (const source of SOURCES) {
       await c.open();
       const id = await c.crashLoopingContainer();
       await c.select(id);
+      // Previous steps to the selection's previous event: live, its earlier events arrive with the
+      // history loaded after the first snapshot — a click before that has nothing to step to.
+      await expect(c.logRows.first()).toBeVisible();
       await c.previous.click();
       await expect(page).toHaveURL(/[?&]at=/);
       const before = new URL(page.url());
