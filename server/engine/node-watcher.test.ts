@@ -83,18 +83,22 @@ function fakeRuntime() {
   return { rt, client };
 }
 
+/** A sink that ignores everything but the reports given. */
+const sinkWith = (reports: Partial<WatcherSink>): WatcherSink => ({
+  relisted: () => undefined,
+  relistFailed: () => undefined,
+  statusRead: () => undefined,
+  connected: () => undefined,
+  modeChanged: () => undefined,
+  skippedTick: () => undefined,
+  inspectFailed: () => undefined,
+  ...reports,
+});
+
 function watch() {
   const { rt, client } = fakeRuntime();
   const outcomes: RelistOutcome[] = [];
-  const sink: WatcherSink = {
-    relisted: (o) => outcomes.push(o),
-    relistFailed: () => undefined,
-    statusRead: () => undefined,
-    connected: () => undefined,
-    modeChanged: () => undefined,
-    skippedTick: () => undefined,
-    inspectFailed: () => undefined,
-  };
+  const sink = sinkWith({ relisted: (o) => outcomes.push(o) });
   let now = 1000;
   const watcher = new NodeWatcher(
     'n1',
@@ -223,15 +227,7 @@ describe('NodeWatcher stop', () => {
     const watcher = new NodeWatcher(
       'n1',
       client,
-      {
-        relisted: () => undefined,
-        relistFailed: () => undefined,
-        statusRead: () => undefined,
-        connected: () => undefined,
-        modeChanged: () => undefined,
-        skippedTick: () => undefined,
-        inspectFailed: (_node, id) => failed.push(id),
-      },
+      sinkWith({ inspectFailed: (_node, id) => failed.push(id) }),
       { now: () => 1000 },
       { relistMs: 1000, nodeStatusMs: 10_000, fullRelistMs: 60_000 },
     );
