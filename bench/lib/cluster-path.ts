@@ -17,7 +17,8 @@ import { parseBusMessage } from '@/server/cluster/parse';
 import { ClusterView } from '@/server/cluster/view';
 import { globalEvents } from '@/server/cluster/global';
 import { WireEncoder } from '@/lib/timeline/wire';
-import { openClusterTimeline } from '@/server/cluster/timeline/timeline';
+import { openClusterTimeline, type StoredMessage } from '@/server/cluster/timeline/timeline';
+import { treeCpuMs } from './server';
 import { startPostgres } from '@/test/cluster/harness';
 import { recordTemplates, SyntheticNode } from './synthetic-nodes';
 
@@ -78,36 +79,44 @@ async function main() {
   if (process.env.CLUSTER_PATH_PG === '1') await commits(bytes, initial.length);
 }
 
-/** The writer's part: every message's events committed, 1,000 messages per batch. */
+/**
+ * The writer's part: every message committed as the writer commits it (one row per message),
+ * 1,000 messages per batch; this process's CPU and PostgreSQL's (its backends) per event.
+ */
 async function commits(bytes: { node: string; data: Uint8Array }[], churnFrom: number) {
   const pgi = await startPostgres();
   try {
     const timeline = await openClusterTimeline({ url: await pgi.createDatabase('path') });
-    const batches: ReturnType<typeof globalEvents>[][] = [];
+    const batches: StoredMessage[][] = [];
     for (let i = 0; i < bytes.length; i += 1_000) {
       batches.push(
         bytes.slice(i, i + 1_000).map((b, j) => {
           const p = parseBusMessage(b.data, 'bench', b.node);
           if (!p.ok) throw new Error(p.detail);
-          return globalEvents(i + j + 1, p.value);
+          return { streamSeq: i + j + 1, message: p.value, body: Buffer.from(b.data).toString() };
         }),
       );
     }
     let events = 0;
     let cpuUs = 0;
+    let pgMs = 0;
     const t0 = performance.now();
     for (const [k, batch] of batches.entries()) {
-      const flat = batch.flat();
       const c0 = process.cpuUsage();
-      const inserted = await timeline.insert(flat);
+      const pg0 = pgi.pid ? treeCpuMs(pgi.pid) : 0;
+      const prepared = timeline.prepareInsert(batch);
+      const inserted = await timeline.insertPrepared(prepared);
       const c = process.cpuUsage(c0);
-      if (inserted !== flat.length) throw new Error(`${inserted} of ${flat.length} rows inserted`);
+      const pg1 = pgi.pid ? treeCpuMs(pgi.pid) : 0;
+      if (inserted !== prepared.count)
+        throw new Error(`${inserted} of ${prepared.count} events inserted`);
       if (k * 1_000 < churnFrom) continue;
       cpuUs += c.user + c.system;
-      events += flat.length;
+      pgMs += pg1 - pg0;
+      events += prepared.count;
     }
     console.log(
-      `commits: ${events} churn events in ${(performance.now() - t0).toFixed(0)} ms, ${(cpuUs / events).toFixed(1)} µs CPU per event (this process)`,
+      `commits: ${events} churn events in ${(performance.now() - t0).toFixed(0)} ms, ${(cpuUs / events).toFixed(1)} µs CPU per event (this process), ${((pgMs * 1000) / events).toFixed(1)} µs (PostgreSQL)`,
     );
     await timeline.close();
   } finally {

@@ -9,10 +9,11 @@
  */
 import { DEFAULT_STATE_MS } from '@/server/agent/config';
 import { openBus, type ClusterBus } from '@/server/cluster/bus';
-import type { BusMessage } from '@/server/cluster/envelope';
+import { encodeMessage, messageId, type BusMessage } from '@/server/cluster/envelope';
+import { clusterNames } from '@/server/cluster/names';
 import type { LoadEnvelope, LoadReply, LoadRequest, LoadStats } from './loadgen-protocol';
 import { quantile } from './stats';
-import { recordTemplates, SyntheticNode, type Templates } from './synthetic-nodes';
+import { recordTemplates, SyntheticNode, type NodeMark, type Templates } from './synthetic-nodes';
 
 /** Unacknowledged publishes and KV puts at once (background traffic). */
 const MAX_IN_FLIGHT = 512;
@@ -30,6 +31,22 @@ let inFlight = 0;
 const stats = { messages: 0, events: 0, heartbeats: 0, publishErrors: 0, lastStreamSeq: 0 };
 let lags: number[] = [];
 let lastError = '';
+
+/**
+ * A flood's message made ahead (prepare): its bytes, and where its node goes back to when it is
+ * not published (before its relist, with the seqs of the relist's earlier messages kept).
+ */
+interface Prepared {
+  subject: string;
+  msgID: string;
+  data: Uint8Array;
+  events: number;
+  node: number;
+  unsent: NodeMark;
+}
+let prepared: Prepared[] = [];
+let preparedStats = { messages: 0, events: 0, ms: 0 };
+let floodExhausted = false;
 
 const node = (i: number) => nodes[i] as SyntheticNode;
 
@@ -117,16 +134,99 @@ async function grow(total: number): Promise<void> {
   await Promise.all(pending);
 }
 
-async function flood(ms: number, cap: number): Promise<void> {
-  const end = Date.now() + ms;
+/**
+ * Makes at least `events` events of churn relists, round robin over the nodes, as the agent
+ * sends them (encodeMessage: the lean wire inside the envelope, the message id): the flood then
+ * only publishes bytes. On a real cluster each agent makes its own messages on its own node; here
+ * one process makes them all on the machine the benchmark measures, so they are made before the
+ * measured window rather than inside it.
+ */
+function prepare(events: number): void {
+  if (!config) throw new Error('not started');
+  const names = clusterNames(config.cluster);
+  const started = Date.now();
+  prepared = [];
+  let made = 0;
+  for (let i = 0; made < events; i++) {
+    const k = i % nodes.length;
+    const n = node(k);
+    const before = n.mark();
+    for (const m of n.churn(Date.now())) {
+      prepared.push({
+        subject: names.eventSubject(m.node),
+        msgID: messageId(m),
+        data: encodeMessage(m),
+        events: m.events.length,
+        node: k,
+        unsent: { ...before, seq: m.seq - 1 },
+      });
+      made += m.events.length;
+    }
+  }
+  preparedStats = { messages: prepared.length, events: made, ms: Date.now() - started };
+}
+
+/** Publishes one prepared message (in order on the one connection, as `publish`). */
+function publishPrepared(p: Prepared): Promise<void> {
+  const b = bus as ClusterBus;
+  inFlight++;
+  return b.js
+    .publish(p.subject, p.data, { msgID: p.msgID, timeout: 30_000 })
+    .then((ack) => {
+      stats.lastStreamSeq = Math.max(stats.lastStreamSeq, ack.seq);
+      stats.messages++;
+      stats.events += p.events;
+    })
+    .catch((err: unknown) => {
+      stats.publishErrors++;
+      lastError = err instanceof Error ? err.message : String(err);
+    })
+    .finally(() => inFlight--);
+}
+
+async function flood(ms: number, cap: number, eventsPerS = 0): Promise<void> {
+  const start = Date.now();
+  const end = start + ms;
+  const made = prepared;
+  prepared = [];
+  floodExhausted = false;
   let i = 0;
+  let sent = 0;
   while (Date.now() < end) {
     if (inFlight >= cap) {
       await new Promise((r) => setImmediate(r));
       continue;
     }
-    for (const m of node(i % nodes.length).churn(Date.now())) void publish(m);
+    // Paced: no further ahead of the schedule than one message.
+    if (eventsPerS > 0) {
+      const dueMs = (sent / eventsPerS) * 1000 - (Date.now() - start);
+      if (dueMs > 1) {
+        await new Promise((r) => setTimeout(r, Math.min(dueMs, 20)));
+        continue;
+      }
+    }
+    if (made.length > 0) {
+      const p = made[i];
+      if (!p) {
+        floodExhausted = true;
+        break;
+      }
+      void publishPrepared(p);
+      sent += p.events;
+    } else
+      for (const m of node(i % nodes.length).churn(Date.now())) {
+        void publish(m);
+        sent += m.events.length;
+      }
     i++;
+  }
+  // Prepared messages left unpublished were never sent: each node goes back to where its last
+  // published message left it (its seqs stay consecutive on the stream, its state matches them).
+  const rewound = new Set<number>();
+  for (const p of made.slice(i)) {
+    if (rewound.has(p.node)) continue;
+    rewound.add(p.node);
+    node(p.node).restore(p.unsent);
   }
   while (inFlight > 0) await new Promise((r) => setTimeout(r, 5));
 }
@@ -140,6 +240,8 @@ function currentStats(): LoadStats {
     cpuMs: (u.user + u.system) / 1000,
     eventsPerChurn: templates?.eventsPerChurn ?? 0,
     eventsInitial: templates?.eventsInitial ?? 0,
+    prepared: preparedStats,
+    floodExhausted,
   };
 }
 
@@ -170,8 +272,11 @@ async function handle(req: LoadRequest): Promise<LoadReply> {
       lags = [];
       return { ok: true };
     }
+    case 'prepare':
+      prepare(req.events);
+      return { ok: true, ...currentStats() };
     case 'flood':
-      await flood(req.ms, req.inFlight);
+      await flood(req.ms, req.inFlight, req.eventsPerS);
       return { ok: true, ...currentStats() };
     case 'stats':
       return stats.publishErrors > 0 && stats.messages === 0

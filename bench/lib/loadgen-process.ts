@@ -61,8 +61,14 @@ export class LoadGenerator {
     await this.request({ op: 'churn', everyMs });
   }
 
-  async flood(ms: number, inFlight: number): Promise<LoadStats> {
-    return (await this.request({ op: 'flood', ms, inFlight })) as LoadStats & { ok: true };
+  async prepare(events: number): Promise<LoadStats> {
+    return (await this.request({ op: 'prepare', events })) as LoadStats & { ok: true };
+  }
+
+  async flood(ms: number, inFlight: number, eventsPerS = 0): Promise<LoadStats> {
+    return (await this.request({ op: 'flood', ms, inFlight, eventsPerS })) as LoadStats & {
+      ok: true;
+    };
   }
 
   async stats(): Promise<LoadStats> {

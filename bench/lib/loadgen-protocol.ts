@@ -17,10 +17,17 @@ export type LoadRequest =
   /** Background churn: each node sends a churn relist every `everyMs` on average (0 stops). */
   | { op: 'churn'; everyMs: number }
   /**
-   * Churn relists as fast as the bus acknowledges them, round robin over the nodes, with at most
-   * `inFlight` unacknowledged publishes, for `ms` (resolves when it ends).
+   * Makes a flood's messages ahead of it: churn relists round robin over the nodes, at least
+   * `events` events, encoded as the agent encodes them (their times are when they were made).
    */
-  | { op: 'flood'; ms: number; inFlight: number }
+  | { op: 'prepare'; events: number }
+  /**
+   * Publishes churn relists for `ms` (resolves when it ends) with at most `inFlight`
+   * unacknowledged publishes: at `eventsPerS` events a second, or (0, the default) as fast as the
+   * bus acknowledges them; the prepared messages while they last (then the flood ends early and
+   * says so), or, with none prepared, relists made as it goes.
+   */
+  | { op: 'flood'; ms: number; inFlight: number; eventsPerS?: number }
   | { op: 'stats' }
   | { op: 'stop' };
 
@@ -37,6 +44,10 @@ export interface LoadStats {
   cpuMs: number;
   eventsPerChurn: number;
   eventsInitial: number;
+  /** Messages and events made by the last `prepare` (0 when none). */
+  prepared: { messages: number; events: number; ms: number };
+  /** The last flood ran out of prepared messages before its time was up. */
+  floodExhausted: boolean;
 }
 
 export type LoadReply = ({ ok: true } & LoadStats) | { ok: true } | { ok: false; error: string };

@@ -113,6 +113,12 @@ export async function recordTemplates(options: {
   }
 }
 
+export interface NodeMark {
+  seq: number;
+  next: number;
+  at: number;
+}
+
 /** One synthetic agent: its epoch, seqs and place in the churn templates. */
 export class SyntheticNode {
   readonly epoch = newEpoch();
@@ -133,6 +139,18 @@ export class SyntheticNode {
 
   get lastSeq(): number {
     return this.seq;
+  }
+
+  /** Where the node is (its seq and place in the templates), to go back to with `restore`. */
+  mark(): NodeMark {
+    return { seq: this.seq, next: this.next, at: this.at };
+  }
+
+  /** Back to a `mark()`: messages made after it are as if never made (they were not published). */
+  restore(m: NodeMark): void {
+    this.seq = m.seq;
+    this.next = m.next;
+    this.at = m.at;
   }
 
   /** The first relist's messages. */

@@ -46,6 +46,11 @@ export interface ClusterOptions {
 
 const CLUSTER = 'bench';
 const LAG_P99_MS = 2_000;
+/**
+ * The ingest flood offers this many events a second for its window (above the target: what the
+ * path sustains is what comes through), made ahead of it.
+ */
+const OFFERED_EVENTS_PER_S = 25_000;
 
 /** A cluster.watch subscriber that decodes everything and keeps what the benchmark reads. */
 class Subscriber {
@@ -126,11 +131,28 @@ export function describeFailure(err: unknown): string {
   return `${err.message}${code && !err.message.includes(code) ? ` (${code})` : ''}${where}`;
 }
 
+/** The cluster timeline's size in PostgreSQL (every partition, its indexes and TOAST) and its events. */
+async function pgStoredBytes(url: string): Promise<{ bytes: number; events: number }> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const r = await c.query<{ bytes: string | null }>(
+      `SELECT sum(pg_total_relation_size(i.inhrelid)) AS bytes FROM pg_inherits i
+       WHERE i.inhparent = 'cluster_messages'::regclass`,
+    );
+    return { bytes: Number(r.rows[0]?.bytes ?? 0), events: await pgCount(url) };
+  } finally {
+    await c.end();
+  }
+}
+
 async function pgCount(url: string): Promise<number> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    const r = await c.query<{ n: string }>('SELECT count(*) AS n FROM cluster_events');
+    const r = await c.query<{ n: string }>(
+      'SELECT coalesce(sum(count), 0) AS n FROM cluster_messages',
+    );
     return Number(r.rows[0]?.n ?? 0);
   } finally {
     await c.end();
@@ -214,6 +236,12 @@ export async function benchCluster(options: ClusterOptions = {}) {
     };
     await caughtUp(grown, 300_000);
     const windowS = options.ingestWindowS ?? 20;
+    // The flood's messages are made before the window (each agent makes its own on its own node;
+    // here one process makes them all, on the machine being measured).
+    const made = await ingestGen.prepare(windowS * OFFERED_EVENTS_PER_S);
+    log(
+      `  ingest: ${made.prepared.events} events in ${made.prepared.messages} messages made ahead (${round(made.prepared.ms / 1000, 1)} s)`,
+    );
     const e0 = sub.events;
     const flame: { ingest?: FlameLine[]; nodes_held?: FlameLine[] } = {};
     a.startProfile();
@@ -231,7 +259,7 @@ export async function benchCluster(options: ClusterOptions = {}) {
     };
     const partsCpu0 = Object.fromEntries(Object.entries(parts).map(([k, f]) => [k, f()]));
     const t0 = Date.now();
-    const flooding = ingestGen.flood(windowS * 1000, 256);
+    const flooding = ingestGen.flood(windowS * 1000, 256, OFFERED_EVENTS_PER_S);
     while (!(await Promise.race([flooding.then(() => true), sleep(200).then(() => false)])))
       await sub.pump(0);
     const flooded = await flooding;
@@ -243,6 +271,7 @@ export async function benchCluster(options: ClusterOptions = {}) {
         round(((f() - (partsCpu0[k] as number)) * 1000) / published, 1),
       ]),
     );
+    const stored = await pgStoredBytes(dbUrl);
     const ingestProfile = await a.endProfile();
     if (ingestProfile) flame.ingest = summarizeFile(ingestProfile, 25);
     const ingestRate = published / ((t1 - t0) / 1000);
@@ -258,10 +287,16 @@ export async function benchCluster(options: ClusterOptions = {}) {
       /** When the subscriber, and when PostgreSQL, had the last event (s after the flood began). */
       ...through,
       publish_rate: Math.round(published / windowS),
+      /** Messages made ahead of the window, and whether the flood used them all before it ended. */
+      prepared_events: made.prepared.events,
+      prepared_messages: made.prepared.messages,
+      prepared_ran_out: flooded.floodExhausted,
       subscriber_events: sub.events - e0,
       subscriber_snapshots: sub.snapshots,
       subscriber_resumes: sub.resumes,
       subscriber_reconnects: sub.ended,
+      /** PostgreSQL's size of the cluster timeline (tables and indexes) per event it holds. */
+      postgres_bytes_per_event: round(stored.bytes / Math.max(1, stored.events), 0),
       /** The console's CPU time per event over the flood and its backlog (machine load aside). */
       server_cpu_us_per_event: partsUs.console,
       generator_cpu_pct: round(((flooded.cpuMs - grown.cpuMs) / (windowS * 1000)) * 100, 1),

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 import { newEpoch } from '@/server/cluster/envelope';
-import { globalEvents } from '@/server/cluster/global';
+import { storedMessage } from '@/server/cluster/timeline/rows';
 import { eventsMessage } from '@/server/cluster/testing';
 import { ClusterCheckpoints } from '@/server/cluster/timeline/checkpoints';
 import { KEEPER_ENTRY, KeeperThread } from '@/server/cluster/timeline/keeper-thread';
@@ -129,7 +129,7 @@ describe('the bundled worker threads', () => {
             first?.t,
             events,
           );
-          return globalEvents(++streamSeq, msg);
+          return storedMessage(++streamSeq, msg);
         }),
       );
     }

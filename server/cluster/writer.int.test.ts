@@ -71,14 +71,15 @@ async function until(what: string, cond: () => boolean | Promise<boolean>, timeo
 /** Every (node, epoch) run in the timeline is 1..N with no gap and no repeat. */
 async function checkRuns(tl: ClusterTimeline, expected: Record<string, number>) {
   const rows = await tl.db
-    .selectFrom('cluster_events')
-    .select(['node', 'epoch', 'node_seq', 'gid'])
+    .selectFrom('cluster_messages')
+    .select(['node', 'epoch', 'node_seq', 'count', 'gid'])
     .orderBy('gid')
     .execute();
   const runs = new Map<string, number[]>();
   for (const r of rows) {
     const k = `${r.node}/${r.epoch}`;
-    runs.set(k, [...(runs.get(k) ?? []), r.node_seq]);
+    const seqs = Array.from({ length: r.count }, (_, i) => r.node_seq + i);
+    runs.set(k, [...(runs.get(k) ?? []), ...seqs]);
   }
   for (const [k, seqs] of runs) {
     const node = k.slice(0, k.indexOf('/'));

@@ -5,10 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterBus } from './bus';
 import { encodeMessage, newEpoch, type BusMessage } from './envelope';
-import { globalEvents, type GlobalEvent } from './global';
 import { parseBusMessage } from './parse';
 import { eventsMessage } from './testing';
-import type { ClusterTimeline, PreparedInsert } from './timeline/timeline';
+import type { ClusterTimeline, PreparedInsert, StoredMessage } from './timeline/timeline';
 import { ClusterWriter } from './writer';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -47,16 +46,16 @@ describe('timeline writer (fake bus)', () => {
         return parsed.ok ? parsed.value : undefined;
       },
     } as unknown as ClusterBus;
-    const written: GlobalEvent[][] = [];
+    const written: StoredMessage[][] = [];
     const timeline = {
       where: 'fake',
-      prepareInsert: (events: readonly GlobalEvent[]) => ({
-        count: events.length,
+      prepareInsert: (messages: readonly StoredMessage[]) => ({
+        count: messages.length,
         days: new Set(),
-        events,
+        messages,
       }),
-      insertPrepared: (batch: PreparedInsert) => {
-        written.push([...(batch.events ?? [])]);
+      insertPrepared: (batch: PreparedInsert & { messages: StoredMessage[] }) => {
+        written.push(batch.messages);
         return Promise.resolve(batch.count);
       },
     } as unknown as ClusterTimeline;
@@ -71,10 +70,9 @@ describe('timeline writer (fake bus)', () => {
     expect(w.stats.messages).toBe(3);
     expect(w.stats.inserted).toBe(3);
     expect(msgs.map((m) => m.acked)).toEqual([1, 1, 1]);
-    expect(written.flat().map((g) => g.gid)).toEqual(
-      msgs.flatMap((m) =>
-        globalEvents(m.seq, eventsMessage('c', 'n', epoch, m.seq, 1, 1)).map((g) => g.gid),
-      ),
+    // Each message stored as it was read: its stream seq and its bytes, as text.
+    expect(written.flat().map((s) => [s.streamSeq, s.body])).toEqual(
+      msgs.map((m) => [m.seq, Buffer.from(m.data).toString('utf8')]),
     );
     expect(logs.join('\n')).toMatch(/a fetch ended early after 3 messages: heartbeats missed/);
   });

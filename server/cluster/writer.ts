@@ -3,7 +3,8 @@
  *
  * Every writer (one per console replica, or a separate deployment) pulls from the same durable
  * consumer, so JetStream hands each message to one writer at a time. A batch is inserted in one
- * transaction (idempotent by node, epoch, seq) and acknowledged only after the commit:
+ * statement (one row per message, idempotent by node, epoch, seq) and acknowledged only after the
+ * commit:
  *  - a writer that dies mid-batch leaves its messages unacknowledged; after ack_wait JetStream
  *    redelivers them to another writer (or to it, restarted) — nothing is lost;
  *  - a commit whose ack was lost is redelivered and inserts nothing — nothing is doubled;
@@ -15,8 +16,7 @@
 import type { JsMsg } from '@nats-io/jetstream';
 import { logFn, rootLogger } from '@/server/log';
 import type { ClusterBus } from './bus';
-import { globalEvents, type GlobalEvent } from './global';
-import type { ClusterTimeline, PreparedInsert } from './timeline/timeline';
+import type { ClusterTimeline, PreparedInsert, StoredMessage } from './timeline/timeline';
 
 export interface WriterOptions {
   bus: ClusterBus;
@@ -164,10 +164,13 @@ export class ClusterWriter {
     }
   }
 
-  /** Parses a fetched batch (refusals counted and logged by the bus) and prepares its insert. */
+  /**
+   * Parses a fetched batch (refusals counted and logged by the bus) and prepares its insert: each
+   * accepted message is stored as it was read (its bytes as text), one row per message.
+   */
   private prepare(msgs: JsMsg[]): Batch {
     const { bus, timeline } = this.options;
-    const events: GlobalEvent[] = [];
+    const stored: StoredMessage[] = [];
     const refused: JsMsg[] = [];
     const accepted: JsMsg[] = [];
     for (const m of msgs) {
@@ -177,9 +180,11 @@ export class ClusterWriter {
         continue;
       }
       accepted.push(m);
-      for (const g of globalEvents(m.seq, message)) events.push(g);
+      const { data } = m;
+      const body = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8');
+      stored.push({ streamSeq: m.seq, message, body });
     }
-    return { msgs, accepted, refused, insert: timeline.prepareInsert(events) };
+    return { msgs, accepted, refused, insert: timeline.prepareInsert(stored) };
   }
 
   private async commit(batch: Batch, readAhead: () => readonly JsMsg[]): Promise<void> {

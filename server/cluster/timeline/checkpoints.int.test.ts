@@ -14,12 +14,12 @@ import type { ClusterState } from '@/lib/timeline/state';
 import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 import { startPostgres, type PostgresInstance } from '@/test/cluster/harness';
 import { newEpoch } from '../envelope';
-import { globalEvents } from '../global';
 import { eventsMessage } from '../testing';
 import { CheckpointKeeper, ClusterCheckpoints, foldTimeline, stateAt } from './checkpoints';
 import { keeperLock, type KeeperLock } from './keeper-lock';
 import { KeeperThread, startKeeper } from './keeper-thread';
 import type { OpenOptions } from './open';
+import { storedMessage } from './rows';
 import { openClusterTimeline, type ClusterTimeline } from './timeline';
 
 const HOUR = 3_600_000;
@@ -94,7 +94,7 @@ async function fill(tl: ClusterTimeline, batches: number, stepMs: number): Promi
         events[0]?.t ?? T0,
         events,
       );
-      return globalEvents(++streamSeq, msg);
+      return storedMessage(++streamSeq, msg);
     });
     await tl.insert(rows);
     times.push(batch[0]?.t ?? T0);

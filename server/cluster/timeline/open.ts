@@ -18,6 +18,8 @@ export interface OpenOptions {
   path?: string;
   /** PostgreSQL pool size (default 4). */
   poolSize?: number;
+  /** Migrate only up to this migration (upgrade tests); default the newest. */
+  migrateTo?: string;
 }
 
 /** int8 columns as numbers: every bigint here (gid, t, seqs) is below 2^53. */
@@ -82,7 +84,9 @@ export async function openDatabase(
       db,
       provider: { getMigrations: () => Promise.resolve(MIGRATIONS(dialect)) },
     });
-    const { error, results } = await migrator.migrateToLatest();
+    const { error, results } = options.migrateTo
+      ? await migrator.migrateTo(options.migrateTo)
+      : await migrator.migrateToLatest();
     if (error) {
       const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? '?';
       throw new Error(

@@ -6,19 +6,23 @@
  * better-sqlite3), so one migration file serves both; drizzle declares tables per dialect
  * (drizzle-orm#1196). 0.29 needs Node 22, so 0.28 is pinned (package.json).
  *
- * `cluster_events` holds one row per event an agent sent, keyed for idempotency by
- * (node, epoch, node_seq): a redelivered or republished event is one row. On PostgreSQL the table
- * is range-partitioned by day on `t` (the event's own time, which a redelivery repeats, so the
- * unique key can include it as partitioning requires) and BRIN-indexed on t inside each
- * partition; retention drops whole partitions. SQLite keeps one table and deletes by t.
- * (An agent resends an event byte for byte, t included; a sender that changed t under the same
- * seq would get a second row on PostgreSQL — the console's reader drops it by seq anyway.)
+ * `cluster_messages` holds one row per bus message (migration 0004; until then `cluster_events`
+ * held one row per event): its body is the message as the agent published it (rows.ts), keyed
+ * for idempotency by (node, epoch, node_seq) — the agent's seq of its first event — so a
+ * redelivered or republished message is one row. Its `gid` is its first event's global id; it
+ * holds `count` events, gids gid … gid + count − 1. On PostgreSQL the table is range-partitioned
+ * by day on `t` (the earliest event time in the message, which a redelivery repeats, so the unique
+ * key can include it as partitioning requires) and BRIN-indexed on t inside each partition;
+ * retention drops whole partitions. SQLite keeps one table and deletes by t.
+ * (An agent resends a message byte for byte; a sender that changed its times under the same seq
+ * would get a second row on PostgreSQL — the console's reader drops it by seq anyway.)
  */
 import { sql, type Kysely, type Migration } from 'kysely';
 import { savedTimelinesMigration } from './saved';
 
 export type Dialect = 'postgres' | 'sqlite';
 
+/** `cluster_events` (0001–0003): one row per event; 0004 moved its rows to cluster_messages. */
 export interface ClusterEventsTable {
   /** Global id: stream sequence × 1024 + index (server/cluster/global.ts). */
   gid: number;
@@ -32,6 +36,25 @@ export interface ClusterEventsTable {
   type: string;
   entity: string;
   /** The event as JSON (seq = gid). */
+  body: string;
+}
+
+export interface ClusterMessagesTable {
+  /** The global id of its first event (server/cluster/global.ts: stream seq × 1024 + index). */
+  gid: number;
+  /** Events in it: they have gids gid … gid + count − 1. */
+  count: number;
+  /** Its earliest event's time (epoch ms): the partition key. */
+  t: number;
+  /** Its latest event's time. */
+  t_max: number;
+  node: string;
+  epoch: string;
+  /** The agent's seq of its first event (of a gap message: the first seq lost). */
+  node_seq: number;
+  stream_seq: number;
+  /** rows.ts: FORMAT_MESSAGE (the message as published) or FORMAT_EVENT (one event, pre-0004). */
+  format: number;
   body: string;
 }
 
@@ -55,7 +78,7 @@ export interface ClusterCheckpointsTable {
 }
 
 export interface TimelineDatabase {
-  cluster_events: ClusterEventsTable;
+  cluster_messages: ClusterMessagesTable;
   cluster_checkpoints: ClusterCheckpointsTable;
 }
 
@@ -132,4 +155,82 @@ export const MIGRATIONS = (dialect: Dialect): Record<string, Migration> => ({
   },
   // Saved timelines shared by every replica (PostgreSQL only; saved.ts).
   '0003_saved_timelines': savedTimelinesMigration(dialect),
+  '0004_cluster_messages': messagesMigration(dialect),
 });
+
+/** The day partitions of cluster_messages on PostgreSQL: `cluster_messages_day_<days since 1970>`. */
+export const PARTITION_PREFIX = 'cluster_messages_day_';
+export const DAY_MS = 86_400_000;
+
+/**
+ * One row per bus message instead of one per event. The events stored before it move over as
+ * they are, each a one-event row in FORMAT_EVENT (its body the event under its global id), so a
+ * timeline keeps its whole history through the upgrade.
+ */
+function messagesMigration(dialect: Dialect): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      if (dialect === 'postgres') {
+        await sql`
+          CREATE TABLE cluster_messages (
+            gid        bigint   NOT NULL,
+            count      integer  NOT NULL,
+            t          bigint   NOT NULL,
+            t_max      bigint   NOT NULL,
+            node       text     NOT NULL,
+            epoch      text     NOT NULL,
+            node_seq   bigint   NOT NULL,
+            stream_seq bigint   NOT NULL,
+            format     smallint NOT NULL,
+            body       text     NOT NULL,
+            PRIMARY KEY (gid, t),
+            UNIQUE (node, epoch, node_seq, t)
+          ) PARTITION BY RANGE (t)`.execute(db);
+        await sql`CREATE INDEX cluster_messages_t_brin ON cluster_messages USING brin (t)`.execute(
+          db,
+        );
+        const days = await sql<{ day: string }>`
+          SELECT DISTINCT floor(t / ${sql.lit(DAY_MS)})::bigint AS day FROM cluster_events`.execute(
+          db,
+        );
+        for (const { day } of days.rows) {
+          const d = Number(day);
+          await sql`CREATE TABLE ${sql.table(`${PARTITION_PREFIX}${d}`)} PARTITION OF cluster_messages
+                    FOR VALUES FROM (${sql.lit(d * DAY_MS)}) TO (${sql.lit((d + 1) * DAY_MS)})`.execute(
+            db,
+          );
+        }
+      } else {
+        await db.schema
+          .createTable('cluster_messages')
+          .addColumn('gid', 'integer', (c) => c.primaryKey())
+          .addColumn('count', 'integer', (c) => c.notNull())
+          .addColumn('t', 'integer', (c) => c.notNull())
+          .addColumn('t_max', 'integer', (c) => c.notNull())
+          .addColumn('node', 'text', (c) => c.notNull())
+          .addColumn('epoch', 'text', (c) => c.notNull())
+          .addColumn('node_seq', 'integer', (c) => c.notNull())
+          .addColumn('stream_seq', 'integer', (c) => c.notNull())
+          .addColumn('format', 'integer', (c) => c.notNull())
+          .addColumn('body', 'text', (c) => c.notNull())
+          .addUniqueConstraint('cluster_messages_identity', ['node', 'epoch', 'node_seq'])
+          .execute();
+        await db.schema
+          .createIndex('cluster_messages_t')
+          .on('cluster_messages')
+          .column('t')
+          .execute();
+      }
+      await sql`
+        INSERT INTO cluster_messages
+          (gid, count, t, t_max, node, epoch, node_seq, stream_seq, format, body)
+        SELECT gid, 1, t, t, node, epoch, node_seq, stream_seq, 0, body FROM cluster_events`.execute(
+        db,
+      );
+      await db.schema.dropTable('cluster_events').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('cluster_messages').execute();
+    },
+  };
+}

@@ -1,27 +1,40 @@
 /**
- * The cluster timeline (`cluster_events`, schema.ts) on PostgreSQL or SQLite.
+ * The cluster timeline (`cluster_messages`, schema.ts; one row per bus message, rows.ts) on
+ * PostgreSQL or SQLite.
  *
  *   const tl = await openClusterTimeline({ url: process.env.PODSCOPE_DATABASE_URL });
- *   await tl.insert(globalEvents(streamSeq, message));  // one transaction, idempotent
+ *   await tl.insert([{ streamSeq, message, body }]);   // one statement, idempotent
  *   await tl.eventsAfter(lastEventId, 1000);            // a browser resuming by global id
  *   await tl.retention({ maxAgeMs });                   // PG: drops whole day partitions
  *
- * PostgreSQL partitions are named `cluster_events_day_<days since 1970-01-01 UTC>` and cover one
+ * Reads take rows a page at a time in gid order and decode each into its events, which are then
+ * filtered one by one (a message's events can straddle a bound: a gid, a time).
+ *
+ * PostgreSQL partitions are named `cluster_messages_day_<days since 1970-01-01 UTC>` and cover one
  * UTC day of `t`; the insert path creates the ones a batch needs (concurrent creators are fine).
  */
 import { sql, type Kysely } from 'kysely';
-import { entityId, type TimelineEvent } from '@/lib/timeline/events';
 import type { RangeQuery } from '@/server/engine/api';
-import type { GapRecord, GlobalEvent } from '../global';
+import { GID_SLOTS, streamSeqOfGid } from '../global';
 import { openDatabase, type OpenOptions } from './open';
-import type { ClusterEventsTable, Dialect, TimelineDatabase } from './schema';
+import {
+  eventsOf,
+  messageRow,
+  type MessageRow,
+  type StoredEvent,
+  type StoredMessage,
+} from './rows';
+import { DAY_MS, PARTITION_PREFIX, type Dialect, type TimelineDatabase } from './schema';
 
-const DAY_MS = 86_400_000;
-const PARTITION_PREFIX = 'cluster_events_day_';
-/** Rows per INSERT statement (PostgreSQL allows 65,535 parameters; 10 columns each). */
+export type { StoredEvent, StoredMessage } from './rows';
+
+/** Rows per INSERT statement on SQLite (10 columns each, well under its 32,766 parameters). */
 const ROWS_PER_STATEMENT = 1_000;
-
-export type StoredEvent = TimelineEvent | GapRecord;
+/**
+ * Rows a read takes at a time: a row is one message (≥ 1 event, at most MAX_MESSAGE_BYTES), so a
+ * page is bounded in events wanted and in bytes.
+ */
+const ROWS_PER_PAGE = 256;
 
 export interface RetentionResult {
   /** Partitions dropped (PostgreSQL). */
@@ -30,38 +43,29 @@ export interface RetentionResult {
   deletedRows: number;
 }
 
-/** A row of `cluster_events` with `body` (the event's JSON, or the event to be encoded in one). */
-function rowOf<B>(g: GlobalEvent, body: B): Omit<ClusterEventsTable, 'body'> & { body: B } {
-  const e = g.event;
-  return {
-    gid: g.gid,
-    t: e.t,
-    node: g.node,
-    epoch: g.epoch,
-    node_seq: g.nodeSeq,
-    stream_seq: g.streamSeq,
-    kind: e.kind,
-    type: e.kind === 'gap' ? 'OutboxGap' : e.type,
-    entity: e.kind === 'gap' ? e.node : entityId(e),
-    body,
-  };
-}
-
 /**
  * A batch made ready to insert (`prepareInsert`): everything the insert needs that is the
  * console's own CPU work — a writer prepares the next batch while the database commits this one.
- * On PostgreSQL it holds the rows' text and not the events, which can then die young instead of
- * being held (and promoted by the garbage collector) while the batch before commits.
  */
 export interface PreparedInsert {
   /** Events in the batch. */
   readonly count: number;
-  /** The UTC days (since 1970-01-01) the events' times fall in: their partitions. */
+  /** The UTC days (since 1970-01-01) its messages' earliest events fall in: their partitions. */
   readonly days: ReadonlySet<number>;
   /** PostgreSQL: the rows as one json_to_recordset parameter. */
-  readonly rows?: string;
-  /** SQLite: the events (its rows are built in the transaction). */
-  readonly events?: readonly GlobalEvent[];
+  readonly json?: string;
+  /** SQLite: the rows. */
+  readonly rows?: readonly MessageRow[];
+}
+
+/** What a scan of the timeline is limited to (each bound applies to every event). */
+interface Scan {
+  /** Events with gid > afterGid. */
+  afterGid: number;
+  upTo?: number | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+  nodes?: readonly string[] | undefined;
 }
 
 export class ClusterTimeline {
@@ -80,7 +84,7 @@ export class ClusterTimeline {
       if (this.partitions.has(day)) continue;
       const name = `${PARTITION_PREFIX}${day}`;
       try {
-        await sql`CREATE TABLE IF NOT EXISTS ${sql.table(name)} PARTITION OF cluster_events
+        await sql`CREATE TABLE IF NOT EXISTS ${sql.table(name)} PARTITION OF cluster_messages
                   FOR VALUES FROM (${sql.lit(day * DAY_MS)}) TO (${sql.lit((day + 1) * DAY_MS)})`.execute(
           this.db,
         );
@@ -94,20 +98,21 @@ export class ClusterTimeline {
   }
 
   /**
-   * Writes the events in one transaction; an event already stored (same node, epoch, node seq)
-   * is skipped. Returns how many rows were new. When this resolves the rows are committed.
+   * Writes the messages at once; a message already stored (same node, epoch, first seq) is
+   * skipped. Returns how many events were new. When this resolves the rows are committed.
    */
-  insert(events: readonly GlobalEvent[]): Promise<number> {
-    return this.insertPrepared(this.prepareInsert(events));
+  insert(messages: readonly StoredMessage[]): Promise<number> {
+    return this.insertPrepared(this.prepareInsert(messages));
   }
 
   /** The CPU half of `insert`: what it sends, made before (and apart from) the round trip. */
-  prepareInsert(events: readonly GlobalEvent[]): PreparedInsert {
-    const count = events.length;
-    const days = new Set(events.map((g) => Math.floor(g.event.t / DAY_MS)));
-    if (this.dialect !== 'postgres') return { count, days, events };
-    if (count === 0) return { count, days };
-    return { count, days, rows: JSON.stringify(events.map((g) => rowOf(g, g.event))) };
+  prepareInsert(messages: readonly StoredMessage[]): PreparedInsert {
+    const rows = messages.map(messageRow);
+    const count = rows.reduce((n, r) => n + r.count, 0);
+    const days = new Set(rows.map((r) => Math.floor(r.t / DAY_MS)));
+    if (this.dialect !== 'postgres') return { count, days, rows };
+    if (rows.length === 0) return { count, days };
+    return { count, days, json: JSON.stringify(rows) };
   }
 
   /** `insert` of a batch prepareInsert made (by this timeline); may be retried as it is. */
@@ -115,20 +120,21 @@ export class ClusterTimeline {
     if (batch.count === 0) return 0;
     await this.ensurePartitions(batch.days);
     if (this.dialect === 'postgres') {
-      if (batch.rows === undefined) throw new Error('a batch prepared for SQLite, not PostgreSQL');
-      return this.insertBatch(batch.rows);
+      if (batch.json === undefined) throw new Error('a batch prepared for SQLite, not PostgreSQL');
+      return this.insertBatch(batch.json);
     }
-    if (batch.events === undefined) throw new Error('a batch prepared for PostgreSQL, not SQLite');
-    const rows = batch.events.map((g) => rowOf(g, JSON.stringify(g.event)));
+    const { rows } = batch;
+    if (rows === undefined) throw new Error('a batch prepared for PostgreSQL, not SQLite');
     return this.db.transaction().execute(async (tx) => {
       let inserted = 0;
       for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
         const res = await tx
-          .insertInto('cluster_events')
+          .insertInto('cluster_messages')
           .values(rows.slice(i, i + ROWS_PER_STATEMENT))
           .onConflict((oc) => oc.doNothing())
-          .executeTakeFirst();
-        inserted += Number(res.numInsertedOrUpdatedRows ?? 0);
+          .returning('count')
+          .execute();
+        for (const r of res) inserted += r.count;
       }
       return inserted;
     });
@@ -137,26 +143,79 @@ export class ClusterTimeline {
   /**
    * PostgreSQL: the whole batch in one statement from one JSON parameter (json_to_recordset) —
    * one statement is atomic without a transaction around it, and there is no per-row SQL to
-   * build: kysely compiling 1,000-row VALUES lists (10,000 parameters each) and pg preparing
-   * every parameter cost more of the console's CPU than one JSON.stringify of the batch.
-   * `json` (not jsonb) keeps each body's text as it came.
+   * build (kysely compiling 1,000-row VALUES lists and pg preparing every parameter cost more
+   * than one JSON.stringify of the batch). The bodies travel as JSON strings and are stored as
+   * the text they were.
    */
-  private async insertBatch(rows: string): Promise<number> {
-    const res = await sql`
-      INSERT INTO cluster_events (gid, t, node, epoch, node_seq, stream_seq, kind, type, entity, body)
-      SELECT gid, t, node, epoch, node_seq, stream_seq, kind, type, entity, body::text
-      FROM json_to_recordset(${rows}::json) AS x(gid bigint, t bigint, node text,
-        epoch text, node_seq bigint, stream_seq bigint, kind text, type text, entity text, body json)
-      ON CONFLICT DO NOTHING`.execute(this.db);
-    return Number(res.numAffectedRows ?? 0);
+  private async insertBatch(json: string): Promise<number> {
+    const res = await sql<{ n: string | null }>`
+      WITH ins AS (
+        INSERT INTO cluster_messages
+          (gid, count, t, t_max, node, epoch, node_seq, stream_seq, format, body)
+        SELECT gid, count, t, t_max, node, epoch, node_seq, stream_seq, format, body
+        FROM json_to_recordset(${json}::json) AS x(gid bigint, count integer, t bigint,
+          t_max bigint, node text, epoch text, node_seq bigint, stream_seq bigint,
+          format smallint, body text)
+        ON CONFLICT DO NOTHING
+        RETURNING count)
+      SELECT sum(count) AS n FROM ins`.execute(this.db);
+    return Number(res.rows[0]?.n ?? 0);
+  }
+
+  /**
+   * The events within `q`, oldest first, with the agent run that sent each and the share of its
+   * message's stored bytes, to `take`: up to `want` of them, or until it says so (false: this one
+   * is not taken, and none after it).
+   */
+  private async scan(
+    q: Scan,
+    want: number,
+    take: (event: StoredEvent, epoch: string, bytes: number) => boolean,
+  ): Promise<void> {
+    if (q.nodes?.length === 0 || want <= 0) return;
+    // A message holds the gids of one stream seq: the first that can hold a gid > afterGid is
+    // the one of afterGid's stream seq.
+    let after = streamSeqOfGid(Math.max(0, q.afterGid)) * GID_SLOTS - 1;
+    let taken = 0;
+    // Rows to read for the events still wanted, from the events per row seen so far (a resume
+    // of 1,000 events reads ~200 messages, not 1,000).
+    let rowsRead = 0;
+    let eventsRead = 0;
+    for (;;) {
+      const perRow = rowsRead > 0 ? Math.max(1, eventsRead / rowsRead) : 4;
+      const pageRows = Math.min(ROWS_PER_PAGE, Math.ceil((want - taken) / perRow) + 1);
+      let query = this.db
+        .selectFrom('cluster_messages')
+        .select(['gid', 'count', 'stream_seq', 'format', 'body', 'epoch'])
+        .where('gid', '>', after);
+      if (q.upTo !== undefined) query = query.where('gid', '<=', q.upTo);
+      // t is the earliest event's time, t_max the latest's.
+      if (q.to !== undefined) query = query.where('t', '<=', q.to);
+      if (q.from !== undefined) query = query.where('t_max', '>=', q.from);
+      if (q.nodes) query = query.where('node', 'in', q.nodes);
+      const rows = await query.orderBy('gid').limit(pageRows).execute();
+      for (const row of rows) {
+        after = Number(row.gid);
+        rowsRead++;
+        eventsRead += row.count;
+        const bytes = row.body.length / row.count;
+        for (const e of eventsOf(row)) {
+          if (e.seq <= q.afterGid) continue;
+          if (q.upTo !== undefined && e.seq > q.upTo) continue;
+          if (q.from !== undefined && e.t < q.from) continue;
+          if (q.to !== undefined && e.t > q.to) continue;
+          if (!take(e, row.epoch, bytes) || ++taken >= want) return;
+        }
+      }
+      if (rows.length < pageRows) return;
+    }
   }
 
   /** Events with gid > `gid` (and ≤ `upTo` when given), oldest first. */
   async eventsAfter(gid: number, limit: number, upTo?: number): Promise<StoredEvent[]> {
-    let q = this.db.selectFrom('cluster_events').select('body').where('gid', '>', gid);
-    if (upTo !== undefined) q = q.where('gid', '<=', upTo);
-    const rows = await q.orderBy('gid').limit(limit).execute();
-    return rows.map((r) => JSON.parse(r.body) as StoredEvent);
+    const out: StoredEvent[] = [];
+    await this.scan({ afterGid: gid, upTo }, limit, (e) => out.push(e) > 0);
+    return out;
   }
 
   /**
@@ -169,19 +228,24 @@ export class ClusterTimeline {
     tMax?: number,
     upTo?: number,
   ): Promise<{ epoch: string; event: StoredEvent }[]> {
-    let q = this.db.selectFrom('cluster_events').select(['body', 'epoch']).where('gid', '>', gid);
-    if (upTo !== undefined) q = q.where('gid', '<=', upTo);
-    if (tMax !== undefined) q = q.where('t', '<=', tMax);
-    const rows = await q.orderBy('gid').limit(limit).execute();
-    return rows.map((r) => ({ epoch: r.epoch, event: JSON.parse(r.body) as StoredEvent }));
+    const out: { epoch: string; event: StoredEvent }[] = [];
+    await this.scan({ afterGid: gid, upTo, to: tMax }, limit, (event, epoch) => {
+      return out.push({ epoch, event }) > 0;
+    });
+    return out;
   }
 
   /** How many events have a gid in (after, upTo]. */
   async countBetween(after: number, upTo: number): Promise<number> {
+    if (upTo <= after) return 0;
+    const lo = after + 1;
+    // Each message's share of (after, upTo]: PostgreSQL's greatest/least are SQLite's max/min.
+    const [hi, low] = this.dialect === 'postgres' ? ['greatest', 'least'] : ['max', 'min'];
+    const share = sql`${sql.raw(hi)}(0, ${sql.raw(low)}(gid + count - 1, ${upTo}) - ${sql.raw(hi)}(gid, ${lo}) + 1)`;
     const row = await this.db
-      .selectFrom('cluster_events')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('gid', '>', after)
+      .selectFrom('cluster_messages')
+      .select(sql<string>`coalesce(sum(${share}), 0)`.as('n'))
+      .where('gid', '>', streamSeqOfGid(after) * GID_SLOTS - 1)
       .where('gid', '<=', upTo)
       .executeTakeFirstOrThrow();
     return Number(row.n);
@@ -196,11 +260,14 @@ export class ClusterTimeline {
     return this.dialect === 'sqlite' ? cutoff : Math.floor(cutoff / DAY_MS) * DAY_MS;
   }
 
-  /** The newest gid of an event older than `t` (undefined when there is none). */
+  /**
+   * The newest gid that `retention` at the cut `t` removes: of the events in messages that began
+   * before t (a message goes whole, by its earliest event; undefined when there is none).
+   */
   async lastGidBefore(t: number): Promise<number | undefined> {
     const row = await this.db
-      .selectFrom('cluster_events')
-      .select((eb) => eb.fn.max('gid').as('max'))
+      .selectFrom('cluster_messages')
+      .select(sql<string | null>`max(gid + count - 1)`.as('max'))
       .where('t', '<', t)
       .executeTakeFirst();
     return row?.max == null ? undefined : Number(row.max);
@@ -208,33 +275,29 @@ export class ClusterTimeline {
 
   /**
    * Events in [from, to] by their own time, after `afterSeq` (a gid), of `nodes`, oldest first:
-   * at most `limit`, and stopping before the bodies pass `maxBytes` (the first always comes).
+   * at most `limit`, and stopping before the bodies pass `maxBytes` (the first always comes; an
+   * event counts its share of its message's stored text).
    */
   async range(q: RangeQuery): Promise<StoredEvent[]> {
     const limit = Math.max(0, Math.floor(q.limit ?? 10_000));
-    if (limit === 0 || q.nodes?.length === 0) return [];
-    let query = this.db
-      .selectFrom('cluster_events')
-      .select('body')
-      .where('gid', '>', q.afterSeq ?? 0);
-    if (q.from !== undefined) query = query.where('t', '>=', q.from);
-    if (q.to !== undefined) query = query.where('t', '<=', q.to);
-    if (q.nodes) query = query.where('node', 'in', q.nodes);
-    const rows = await query.orderBy('gid').limit(limit).execute();
     const out: StoredEvent[] = [];
     let bytes = 0;
-    for (const { body } of rows) {
-      bytes += body.length;
-      if (q.maxBytes !== undefined && out.length > 0 && bytes > q.maxBytes) break;
-      out.push(JSON.parse(body) as StoredEvent);
-    }
+    await this.scan(
+      { afterGid: q.afterSeq ?? 0, from: q.from, to: q.to, nodes: q.nodes },
+      limit,
+      (e, _epoch, size) => {
+        bytes += size;
+        if (q.maxBytes !== undefined && out.length > 0 && bytes > q.maxBytes) return false;
+        return out.push(e) > 0;
+      },
+    );
     return out;
   }
 
   /** The oldest gid retained (undefined when the timeline is empty). */
   async oldestGid(): Promise<number | undefined> {
     const row = await this.db
-      .selectFrom('cluster_events')
+      .selectFrom('cluster_messages')
       .select((eb) => eb.fn.min('gid').as('min'))
       .executeTakeFirst();
     return row?.min == null ? undefined : Number(row.min);
@@ -242,16 +305,19 @@ export class ClusterTimeline {
 
   async latestGid(): Promise<number> {
     const row = await this.db
-      .selectFrom('cluster_events')
-      .select((eb) => eb.fn.max('gid').as('max'))
+      .selectFrom('cluster_messages')
+      .select(sql<string>`gid + count - 1`.as('last'))
+      .orderBy('gid', 'desc')
+      .limit(1)
       .executeTakeFirst();
-    return Number(row?.max ?? 0);
+    return Number(row?.last ?? 0);
   }
 
+  /** Events stored. */
   async count(): Promise<number> {
     const row = await this.db
-      .selectFrom('cluster_events')
-      .select((eb) => eb.fn.countAll().as('n'))
+      .selectFrom('cluster_messages')
+      .select(sql<string>`coalesce(sum(count), 0)`.as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
@@ -263,7 +329,7 @@ export class ClusterTimeline {
       SELECT c.relname AS name FROM pg_inherits i
       JOIN pg_class c ON c.oid = i.inhrelid
       JOIN pg_class p ON p.oid = i.inhparent
-      WHERE p.relname = 'cluster_events'`.execute(this.db);
+      WHERE p.relname = 'cluster_messages'`.execute(this.db);
     return res.rows
       .map((r) => r.name)
       .filter((n) => n.startsWith(PARTITION_PREFIX))
@@ -274,14 +340,15 @@ export class ClusterTimeline {
   }
 
   /**
-   * Removes what is older than `maxAgeMs`: on PostgreSQL whole day partitions that end before the
-   * cut-off (a day is kept while any of it is young enough), on SQLite rows by t.
+   * Removes what is older than `maxAgeMs`, a message at a time by its earliest event: on
+   * PostgreSQL whole day partitions that end before the cut-off (a day is kept while any of it is
+   * young enough), on SQLite rows by t.
    */
   async retention(policy: { maxAgeMs: number }, now = Date.now()): Promise<RetentionResult> {
     const cutoff = now - policy.maxAgeMs;
     if (this.dialect === 'sqlite') {
       const res = await this.db
-        .deleteFrom('cluster_events')
+        .deleteFrom('cluster_messages')
         .where('t', '<', cutoff)
         .executeTakeFirst();
       return { droppedPartitions: [], deletedRows: Number(res.numDeletedRows) };
