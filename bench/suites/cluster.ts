@@ -16,7 +16,8 @@
  *   30 s on average (Poisson); a level is held when, over the window, the p99 of (arrival at the
  *   subscriber − event time) is under 2 s, the generator itself kept its schedule, and the console
  *   judged every node reachable (no false Ready=Unknown from late heartbeats).
- * - failover: a second replica; the subscriber follows replica A under churn, A is SIGKILLed, the
+ * - failover: a second replica, once it has caught up with the first (it replays the stream from
+ *   its start); the subscriber follows replica A under churn, A is SIGKILLed, the
  *   subscriber reconnects to B at once with its last event id; the figure is the time from the
  *   kill to the first new event from B (none may repeat an id already received).
  */
@@ -332,6 +333,19 @@ export async function benchCluster(options: ClusterOptions = {}) {
     gens.push(churnGen);
     await churnGen.grow(50);
     await churnGen.churn(1_000);
+    // B started after the ingest flood and replays the stream from its start: a standby replica
+    // is caught up, so the kill waits until B has applied what A has (else the figure would be
+    // B's replay of the flood, not the failover).
+    const caughtUpFrom = Date.now();
+    for (;;) {
+      const [ha, hb] = await Promise.all([a.health(), b.health()]);
+      if (ha && hb && hb.seq >= ha.seq) break;
+      if (Date.now() - caughtUpFrom > 300_000)
+        throw new Error(`replica B did not catch up with A within 300 s (${hb?.seq} < ${ha?.seq})`);
+      await sleep(500);
+    }
+    const bCaughtUpS = round((Date.now() - caughtUpFrom) / 1000, 1);
+    log(`  failover: replica B caught up with A after ${bCaughtUpS} s`);
     const onA = new Subscriber(a.url);
     await onA.reader.open();
     const until = Date.now() + 10_000;
@@ -482,7 +496,13 @@ export async function benchCluster(options: ClusterOptions = {}) {
           lag_p99_limit_ms: LAG_P99_MS,
           levels,
         },
-        failover: { replicas: 2, nodes: 50, churn_every_ms: 1_000 },
+        failover: {
+          replicas: 2,
+          nodes: 50,
+          churn_every_ms: 1_000,
+          /** How long B took to replay the stream up to A before A was killed. */
+          b_caught_up_s: bCaughtUpS,
+        },
         ...(flame.ingest || flame.nodes_held ? { flame } : {}),
       },
     };
