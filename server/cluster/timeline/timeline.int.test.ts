@@ -253,6 +253,28 @@ describe.each(['postgres', 'sqlite'] as const)(
       }
     });
 
+    it('names a stored message that does not decode instead of skipping it', async () => {
+      const tl = await open[dialect]();
+      try {
+        const epoch = newEpoch();
+        await tl.insert([
+          sm(1, eventsMessage('c', 'n', epoch, 1, 2)),
+          sm(2, eventsMessage('c', 'n', epoch, 3, 1)),
+        ]);
+        await tl.db
+          .updateTable('cluster_messages')
+          .set({ body: '{"v":2,"wire":' })
+          .where('gid', '=', gidOf(2, 0))
+          .execute();
+        expect(await tl.eventsAfter(0, 2)).toHaveLength(2);
+        await expect(tl.eventsAfter(0, 10)).rejects.toThrow(
+          /message at gid 2048 \(stream seq 2\) does not decode/,
+        );
+      } finally {
+        await tl.close();
+      }
+    });
+
     it('retention removes what is older than the maximum age', async () => {
       const tl = await open[dialect]();
       try {

@@ -199,7 +199,7 @@ export class ClusterTimeline {
         rowsRead++;
         eventsRead += row.count;
         const bytes = row.body.length / row.count;
-        for (const e of eventsOf(row)) {
+        for (const e of this.decode(row)) {
           if (e.seq <= q.afterGid) continue;
           if (q.upTo !== undefined && e.seq > q.upTo) continue;
           if (q.from !== undefined && e.t < q.from) continue;
@@ -208,6 +208,18 @@ export class ClusterTimeline {
         }
       }
       if (rows.length < pageRows) return;
+    }
+  }
+
+  /** A row's events; a row that does not decode is named in the error (not skipped: a read must not leave a hole). */
+  private decode(row: { gid: number; stream_seq: number; format: number; body: string }) {
+    try {
+      return eventsOf(row);
+    } catch (err) {
+      throw new Error(
+        `${this.where}: the cluster timeline's message at gid ${row.gid} (stream seq ${row.stream_seq}) does not decode: ${err instanceof Error ? err.message : String(err)}`,
+        { cause: err },
+      );
     }
   }
 
