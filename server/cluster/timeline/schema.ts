@@ -162,6 +162,17 @@ export const MIGRATIONS = (dialect: Dialect): Record<string, Migration> => ({
 export const PARTITION_PREFIX = 'cluster_messages_day_';
 export const DAY_MS = 86_400_000;
 
+/** Creates cluster_messages' partition for one UTC day (days since 1970-01-01), if missing. */
+export async function createDayPartition(
+  db: Kysely<unknown> | Kysely<TimelineDatabase>,
+  day: number,
+): Promise<void> {
+  await sql`CREATE TABLE IF NOT EXISTS ${sql.table(`${PARTITION_PREFIX}${day}`)} PARTITION OF cluster_messages
+            FOR VALUES FROM (${sql.lit(day * DAY_MS)}) TO (${sql.lit((day + 1) * DAY_MS)})`.execute(
+    db,
+  );
+}
+
 /**
  * One row per bus message instead of one per event. The events stored before it move over as
  * they are, each a one-event row in FORMAT_EVENT (its body the event under its global id), so a
@@ -193,13 +204,7 @@ function messagesMigration(dialect: Dialect): Migration {
           SELECT DISTINCT floor(t / ${sql.lit(DAY_MS)})::bigint AS day FROM cluster_events`.execute(
           db,
         );
-        for (const { day } of days.rows) {
-          const d = Number(day);
-          await sql`CREATE TABLE ${sql.table(`${PARTITION_PREFIX}${d}`)} PARTITION OF cluster_messages
-                    FOR VALUES FROM (${sql.lit(d * DAY_MS)}) TO (${sql.lit((d + 1) * DAY_MS)})`.execute(
-            db,
-          );
-        }
+        for (const { day } of days.rows) await createDayPartition(db, Number(day));
       } else {
         await db.schema
           .createTable('cluster_messages')

@@ -24,7 +24,13 @@ import {
   type StoredEvent,
   type StoredMessage,
 } from './rows';
-import { DAY_MS, PARTITION_PREFIX, type Dialect, type TimelineDatabase } from './schema';
+import {
+  createDayPartition,
+  DAY_MS,
+  PARTITION_PREFIX,
+  type Dialect,
+  type TimelineDatabase,
+} from './schema';
 
 export type { StoredEvent, StoredMessage } from './rows';
 
@@ -82,12 +88,8 @@ export class ClusterTimeline {
     if (this.dialect !== 'postgres') return;
     for (const day of days) {
       if (this.partitions.has(day)) continue;
-      const name = `${PARTITION_PREFIX}${day}`;
       try {
-        await sql`CREATE TABLE IF NOT EXISTS ${sql.table(name)} PARTITION OF cluster_messages
-                  FOR VALUES FROM (${sql.lit(day * DAY_MS)}) TO (${sql.lit((day + 1) * DAY_MS)})`.execute(
-          this.db,
-        );
+        await createDayPartition(this.db, day);
       } catch (err) {
         // Two writers creating the same partition: the loser sees a duplicate; anything else is real.
         const code = (err as { code?: string }).code;
