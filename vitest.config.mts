@@ -25,7 +25,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['{lib,server,test,deploy}/**/*.int.test.ts'],
+          include: ['{lib,server,test,deploy,bench}/**/*.int.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,

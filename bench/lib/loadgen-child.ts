@@ -2,8 +2,9 @@
  * The cluster benchmark's load generator: one process publishing to a real NATS JetStream as N
  * synthetic agents (synthetic-nodes.ts) — first relists, heartbeats every `heartbeatMs`, latest
  * node state when it changed (at most every 10 s, as the agent does), churn relists — through the
- * cluster bus (server/cluster/bus.ts), exactly the calls the agent makes. Driven over IPC by
- * loadgen-process.ts.
+ * cluster bus (server/cluster/bus.ts), exactly the calls the agent makes — but for the ingest
+ * flood's messages made ahead, which go out pipelined (pipelined-publisher.ts), as a hundred
+ * agents' publishes would from a hundred processes. Driven over IPC by loadgen-process.ts.
  *
  *   node --import tsx bench/lib/loadgen-child.ts
  */
@@ -12,6 +13,7 @@ import { openBus, type ClusterBus } from '@/server/cluster/bus';
 import { encodeMessage, messageId, type BusMessage } from '@/server/cluster/envelope';
 import { clusterNames } from '@/server/cluster/names';
 import type { LoadEnvelope, LoadReply, LoadRequest, LoadStats } from './loadgen-protocol';
+import { PipelinedPublisher } from './pipelined-publisher';
 import { quantile } from './stats';
 import { recordTemplates, SyntheticNode, type NodeMark, type Templates } from './synthetic-nodes';
 
@@ -20,6 +22,7 @@ const MAX_IN_FLIGHT = 512;
 const TICK_MS = 50;
 
 let bus: ClusterBus | undefined;
+let publisher: PipelinedPublisher | undefined;
 let templates: Templates | undefined;
 let config: Extract<LoadRequest, { op: 'start' }> | undefined;
 const nodes: SyntheticNode[] = [];
@@ -166,22 +169,25 @@ function prepare(events: number): void {
   preparedStats = { messages: prepared.length, events: made, ms: Date.now() - started };
 }
 
-/** Publishes one prepared message (in order on the one connection, as `publish`). */
-function publishPrepared(p: Prepared): Promise<void> {
+/**
+ * Publishes one prepared message (in order on the one connection, as `publish`), pipelined: the
+ * flood is a hundred agents' worth of messages from one process (pipelined-publisher.ts).
+ */
+function publishPrepared(p: Prepared): void {
   const b = bus as ClusterBus;
+  publisher ??= new PipelinedPublisher(b.nc);
   inFlight++;
-  return b.js
-    .publish(p.subject, p.data, { msgID: p.msgID, timeout: 30_000 })
-    .then((ack) => {
-      stats.lastStreamSeq = Math.max(stats.lastStreamSeq, ack.seq);
-      stats.messages++;
-      stats.events += p.events;
-    })
-    .catch((err: unknown) => {
+  publisher.publish(p.subject, p.data, p.msgID, (err, ack) => {
+    inFlight--;
+    if (err || !ack) {
       stats.publishErrors++;
-      lastError = err instanceof Error ? err.message : String(err);
-    })
-    .finally(() => inFlight--);
+      lastError = err?.message ?? 'no PubAck';
+      return;
+    }
+    stats.lastStreamSeq = Math.max(stats.lastStreamSeq, ack.seq);
+    stats.messages++;
+    stats.events += p.events;
+  });
 }
 
 async function flood(ms: number, cap: number, eventsPerS = 0): Promise<void> {
@@ -211,7 +217,7 @@ async function flood(ms: number, cap: number, eventsPerS = 0): Promise<void> {
         floodExhausted = true;
         break;
       }
-      void publishPrepared(p);
+      publishPrepared(p);
       sent += p.events;
     } else
       for (const m of node(i % nodes.length).churn(Date.now())) {
@@ -284,6 +290,7 @@ async function handle(req: LoadRequest): Promise<LoadReply> {
         : { ok: true, ...currentStats() };
     case 'stop':
       if (ticker) clearInterval(ticker);
+      publisher?.close();
       await bus?.close();
       setTimeout(() => process.exit(0), 10);
       return { ok: true };

@@ -26,8 +26,9 @@ import { startNats, startPostgres } from '@/test/cluster/harness';
 import { WireDecoder } from '@/lib/timeline/wire';
 import { streamSeqOfGid } from '@/server/cluster/global';
 import { summarizeFile, type FlameLine } from '../lib/profile';
-import { ConsoleServer, procCpuMs, treeCpuMs } from '../lib/server';
+import { ConsoleServer, procCpuMs, ROOT, treeCpuMs } from '../lib/server';
 import { LoadGenerator } from '../lib/loadgen-process';
+import { nodeOption, processTuning } from '@/deploy/kubernetes/process-tuning';
 import { SseReader, watchFrame, watchUrl } from '../lib/sse';
 import { quantile, round, sleep } from '../lib/stats';
 import pg from 'pg';
@@ -174,6 +175,11 @@ export async function benchCluster(options: ClusterOptions = {}) {
       PODSCOPE_DATABASE_URL: dbUrl,
       PODSCOPE_CLUSTER: CLUSTER,
       PODSCOPE_SIM_NODES: '0',
+      // V8's thread pool as the console Deployment sizes it (deployment.yaml says why). Not its
+      // heap limit: the nodes-held ladder climbs to thousands of nodes, where the console has
+      // measured 0.9–1.3 GiB resident, past what the base manifest is sized for (deploy/README
+      // "The console": sizing).
+      NODE_OPTIONS: nodeOption(processTuning(ROOT, 'console').NODE_OPTIONS, 'v8-pool-size') ?? '',
     };
     // Synthetic agents: `pods` pods × 2 containers each, heartbeating every 5 s as the agent does.
     const generator = (prefix: string, pods: number) =>

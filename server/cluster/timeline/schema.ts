@@ -156,6 +156,7 @@ export const MIGRATIONS = (dialect: Dialect): Record<string, Migration> => ({
   // Saved timelines shared by every replica (PostgreSQL only; saved.ts).
   '0003_saved_timelines': savedTimelinesMigration(dialect),
   '0004_cluster_messages': messagesMigration(dialect),
+  '0005_lz4_message_bodies': lz4BodiesMigration(dialect),
 });
 
 /** The day partitions of cluster_messages on PostgreSQL: `cluster_messages_day_<days since 1970>`. */
@@ -236,6 +237,49 @@ function messagesMigration(dialect: Dialect): Migration {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('cluster_messages').execute();
+    },
+  };
+}
+
+/**
+ * Message bodies compressed with lz4 rather than PostgreSQL's default pglz. A body is the
+ * message as published (~2.4 KB for a relist's half-dozen events), so nearly every row is
+ * compressed on insert: lz4 cut PostgreSQL's CPU per stored event by about a third
+ * (bench/lib/cluster-path.ts with CLUSTER_PATH_PG=1: 6.8 → 4.6 µs) for a few more bytes stored
+ * (docs/benchmark-history.md). Set on the parent — the partitions made after inherit it — and on
+ * each partition there already is (PostgreSQL does not carry it down); rows written before keep
+ * pglz, which reads as before. A server built without lz4 keeps pglz, with a notice.
+ * SQLite has no such setting.
+ */
+function lz4BodiesMigration(dialect: Dialect): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      if (dialect !== 'postgres') return;
+      await sql`
+        DO $$
+        DECLARE part regclass;
+        BEGIN
+          ALTER TABLE cluster_messages ALTER COLUMN body SET COMPRESSION lz4;
+          FOR part IN SELECT inhrelid::regclass FROM pg_inherits
+                      WHERE inhparent = 'cluster_messages'::regclass LOOP
+            EXECUTE format('ALTER TABLE %s ALTER COLUMN body SET COMPRESSION lz4', part);
+          END LOOP;
+        EXCEPTION WHEN feature_not_supported OR invalid_parameter_value THEN
+          RAISE NOTICE 'podscope: this PostgreSQL has no lz4 (%); message bodies stay pglz', SQLERRM;
+        END $$`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      if (dialect !== 'postgres') return;
+      await sql`
+        DO $$
+        DECLARE part regclass;
+        BEGIN
+          ALTER TABLE cluster_messages ALTER COLUMN body SET COMPRESSION pglz;
+          FOR part IN SELECT inhrelid::regclass FROM pg_inherits
+                      WHERE inhparent = 'cluster_messages'::regclass LOOP
+            EXECUTE format('ALTER TABLE %s ALTER COLUMN body SET COMPRESSION pglz', part);
+          END LOOP;
+        END $$`.execute(db);
     },
   };
 }

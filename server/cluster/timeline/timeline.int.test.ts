@@ -253,6 +253,47 @@ describe.each(['postgres', 'sqlite'] as const)(
       }
     });
 
+    it.runIf(dialect === 'postgres')(
+      'compresses message bodies with lz4 from migration 0005 on, partitions made before and after',
+      async () => {
+        const url = await pgi.createDatabase(`tl${++dbn}`);
+        const epoch = newEpoch();
+        // Bodies large enough to be compressed (PostgreSQL compresses a row past ~2 KB).
+        const big = (seq: number, t: number) =>
+          sm(seq, eventsMessage('c', 'n', epoch, seq, 400, t));
+        const old = await openClusterTimeline({ url, migrateTo: '0004_cluster_messages' });
+        try {
+          expect(await old.insert([big(1, Date.UTC(2026, 5, 1))])).toBe(400);
+        } finally {
+          await old.close();
+        }
+        const tl = await openClusterTimeline({ url });
+        try {
+          expect(await tl.insert([big(401, Date.UTC(2026, 5, 2))])).toBe(400);
+          const attrs = await sql<{ rel: string; method: string }>`
+            SELECT attrelid::regclass::text AS rel, attcompression AS method FROM pg_attribute
+            WHERE attname = 'body' AND attrelid::regclass::text LIKE 'cluster_messages%'
+            ORDER BY 1`.execute(tl.db);
+          expect(attrs.rows).toEqual([
+            { rel: 'cluster_messages', method: 'l' },
+            { rel: 'cluster_messages_day_20605', method: 'l' },
+            { rel: 'cluster_messages_day_20606', method: 'l' },
+          ]);
+          const rows = await sql<{ node_seq: number; method: string | null }>`
+            SELECT node_seq, pg_column_compression(body) AS method FROM cluster_messages
+            ORDER BY node_seq`.execute(tl.db);
+          // The row stored before keeps pglz; both read back whole.
+          expect(rows.rows).toEqual([
+            { node_seq: 1, method: 'pglz' },
+            { node_seq: 401, method: 'lz4' },
+          ]);
+          expect(await tl.eventsAfter(0, 1_000)).toHaveLength(800);
+        } finally {
+          await tl.close();
+        }
+      },
+    );
+
     it('names a stored message that does not decode instead of skipping it', async () => {
       const tl = await open[dialect]();
       try {
