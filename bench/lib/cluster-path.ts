@@ -18,6 +18,7 @@ import { ClusterView } from '@/server/cluster/view';
 import { globalEvents } from '@/server/cluster/global';
 import { WireEncoder } from '@/lib/timeline/wire';
 import { openClusterTimeline, type StoredMessage } from '@/server/cluster/timeline/timeline';
+import { summaryOf } from '@/server/cluster/timeline/rows';
 import { treeCpuMs } from './server';
 import { startPostgres } from '@/test/cluster/harness';
 import { recordTemplates, SyntheticNode } from './synthetic-nodes';
@@ -93,7 +94,11 @@ async function commits(bytes: { node: string; data: Uint8Array }[], churnFrom: n
         bytes.slice(i, i + 1_000).map((b, j) => {
           const p = parseBusMessage(b.data, 'bench', b.node);
           if (!p.ok) throw new Error(p.detail);
-          return { streamSeq: i + j + 1, message: p.value, body: Buffer.from(b.data).toString() };
+          return {
+            streamSeq: i + j + 1,
+            summary: summaryOf(p.value),
+            body: Buffer.from(b.data).toString(),
+          };
         }),
       );
     }

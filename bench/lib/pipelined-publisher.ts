@@ -21,6 +21,7 @@ import {
   type NatsConnection,
   type Subscription,
 } from '@nats-io/transport-node';
+import { MSG_ID_HEADER } from '@/server/cluster/envelope';
 
 export interface PubAck {
   /** The stream sequence JetStream stored the message at (the earlier one for a duplicate). */
@@ -30,9 +31,6 @@ export interface PubAck {
 }
 
 export type PublishDone = (err: Error | undefined, ack?: PubAck) => void;
-
-/** The id JetStream de-duplicates by (the header js.publish sets from its msgID option). */
-const MSG_ID_HEADER = 'Nats-Msg-Id';
 
 export class PipelinedPublisher {
   private readonly inbox = createInbox();

@@ -2,7 +2,8 @@ import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNats, type NatsInstance } from '@/test/cluster/harness';
 import { openBus, PARSED_KEPT, type ClusterBus, type Delivered } from './bus';
-import { encodeMessage, newEpoch } from './envelope';
+import { summaryOf } from './timeline/rows';
+import { encodeMessage, messageId, newEpoch } from './envelope';
 import { clusterNames } from './names';
 import { eventsMessage, heartbeatOf } from './testing';
 
@@ -200,30 +201,54 @@ describe('cluster bus on nats-server', () => {
     await b.live(); // loads the readers (as the view's tail and the writer do)
     const epoch = newEpoch();
     const subject = b.names.eventSubject('n');
-    const data = (seq: number) => encodeMessage(eventsMessage('share', 'n', epoch, seq, 2, 1_000));
-    // The view's tail first, the writer close behind: one parse for both.
+    const msg = (seq: number) => eventsMessage('share', 'n', epoch, seq, 2, 1_000);
+    const data = (seq: number) => encodeMessage(msg(seq));
+    const id = (seq: number) => messageId(msg(seq));
+    // The view's tail first, the writer behind: the writer takes the tail's verdict, not a parse.
     const first = b.accept(subject, data(1), 1);
     expect(first).toBeDefined();
-    expect(b.accept(subject, data(1), 1, 'writer')).toBe(first);
+    expect(b.keptParses).toBe(0);
+    expect(b.keptVerdicts).toBe(1);
+    expect(b.acceptForWriter(subject, data(1), 1, id(1))).toEqual(summaryOf(msg(1)));
+    expect(b.keptVerdicts).toBe(0);
     // The writer ahead: the tail takes its parse.
     const ahead = b.accept(subject, data(5), 5, 'writer');
+    expect(b.keptParses).toBe(1);
     expect(b.accept(subject, data(5), 5)).toBe(ahead);
     expect(b.keptParses).toBe(0);
-    // The tail far ahead of the writer (a backlog): nothing kept for a reader that comes too late.
+    expect(b.keptVerdicts).toBe(0); // the writer has been there
+    // The writer far ahead of the tail: nothing kept for a tail that comes too late.
     const far = 5 + PARSED_KEPT + 1;
-    const tailFar = b.accept(subject, data(far), far);
+    const writerFar = b.acceptForWriter(subject, data(far), far, id(far));
+    expect(writerFar).toEqual(summaryOf(msg(far)));
     expect(b.keptParses).toBe(0);
-    const writerFar = b.accept(subject, data(far), far, 'writer');
-    expect(writerFar).not.toBe(tailFar);
-    expect(writerFar).toEqual(tailFar);
-    // A reader second to a message does not keep its parse (the other has passed it).
-    b.accept(subject, data(far - 1), far - 1, 'writer');
-    expect(b.keptParses).toBe(0);
-    // Other bytes under a kept sequence are parsed, never taken for it.
-    const kept = b.accept(subject, data(far + 1), far + 1, 'writer');
-    expect(b.keptParses).toBe(1);
-    const other = b.accept(subject, data(far + 2), far + 1);
-    expect(other).not.toBe(kept);
-    expect(other?.seq).toBe(far + 2);
+    expect(b.accept(subject, data(far), far)?.seq).toBe(far);
+    // A reader second to a message keeps nothing (the other has passed it).
+    b.accept(subject, data(far - 1), far - 1);
+    expect(b.keptVerdicts).toBe(0);
+    // Other bytes, or another message id, under a kept sequence are parsed, never taken for it.
+    b.accept(subject, data(far + 1), far + 1);
+    b.accept(subject, data(far + 2), far + 2);
+    expect(b.keptVerdicts).toBe(2);
+    const other = encodeMessage(eventsMessage('share', 'n', epoch, far + 3, 3, 1_000));
+    expect(b.acceptForWriter(subject, other, far + 1)).toMatchObject({ seq: far + 3, count: 3 });
+    expect(b.acceptForWriter(subject, data(far + 2), far + 2, 'n/other/1')).toEqual(
+      summaryOf(msg(far + 2)),
+    );
+    expect(b.keptVerdicts).toBe(0);
+  });
+
+  it("takes the tail's refusal for the writer without counting it twice", async () => {
+    const b = await bus('refused');
+    await b.live();
+    const subject = b.names.eventSubject('n');
+    const junk = new TextEncoder().encode('not json');
+    expect(b.accept(subject, junk, 1)).toBeUndefined();
+    expect(b.refusals.total('not-json')).toBe(1);
+    expect(b.acceptForWriter(subject, junk, 1)).toBeUndefined();
+    expect(b.refusals.total('not-json')).toBe(1);
+    // Without the tail's verdict the writer parses, and counts, itself.
+    expect(b.acceptForWriter(subject, junk, 2)).toBeUndefined();
+    expect(b.refusals.total('not-json')).toBe(2);
   });
 });

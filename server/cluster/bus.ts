@@ -37,6 +37,7 @@ import {
   type Parsed,
 } from './envelope';
 import { adoptEvents } from './global';
+import { summaryOf, type MessageSummary } from './timeline/rows';
 import { clusterNames, type ClusterNames } from './names';
 import { Refusals } from './refusals';
 import type * as ParseModule from './parse';
@@ -81,15 +82,27 @@ export interface Delivered {
 }
 
 /**
- * Stream messages parsed and not yet taken by the replica's other reader: the view's ordered
- * consumer and the writer's durable one each receive every message, and whichever comes second
- * takes the first one's parse (same stream sequence, same bytes) instead of parsing again.
- * A parse is kept only for a reader that has yet to reach it and is at most this many stream
- * messages behind: under a backlog one reader runs far ahead of the other, and parses kept for
- * a reader that would come too late (or that has passed them already) were only garbage that
- * lived long enough to be promoted.
+ * A stream message the writer parsed ahead of the view's tail, kept for the tail (same stream
+ * sequence, same bytes) so it is not parsed again — at most this many, and only within this many
+ * stream messages of the tail: under a backlog the writer runs far ahead, and parses kept for a
+ * tail that comes too late were only garbage that lived long enough to be promoted.
  */
 export const PARSED_KEPT = 4_096;
+
+/**
+ * What the tail made of the messages the writer has yet to reach (the other way round): only the
+ * verdict and the row's summary (rows.ts), not the parse, so many more are kept for as little —
+ * under a backlog the tail runs far ahead of the writer, whose batches wait on PostgreSQL, and
+ * the writer then parses nothing (before: every message parsed twice, the first parse kept for a
+ * writer too far behind to take it).
+ */
+export const VERDICTS_KEPT = 65_536;
+
+/** The tail's verdict on a message, for the writer: its size and summary, or refused. */
+interface Verdict {
+  bytes: number;
+  summary: MessageSummary | undefined;
+}
 
 /** The replica's two readers of the stream (`accept`'s caller). */
 export type StreamReader = 'tail' | 'writer';
@@ -121,7 +134,10 @@ export class ClusterBus {
   readonly names: ClusterNames;
   readonly refusals: Refusals;
   private kvBucket: KV | undefined;
+  /** The writer's parses kept for the tail (PARSED_KEPT). */
   private readonly parsed = new Map<number, { data: Uint8Array; message: BusMessage }>();
+  /** The tail's verdicts kept for the writer (VERDICTS_KEPT). */
+  private readonly verdicts = new Map<number, Verdict>();
   /** The highest stream sequence each reader has accepted. */
   private readonly reached: Record<StreamReader, number> = { tail: 0, writer: 0 };
 
@@ -244,8 +260,9 @@ export class ClusterBus {
 
   /**
    * Parses one stream message; a refusal is counted and logged here and yields undefined. With
-   * its stream sequence, a message the replica's other reader parsed already is taken from it
-   * (the parse is shared, so neither reader may change what it returns).
+   * its stream sequence, a message the writer parsed already is taken from it (the parse is
+   * shared, so neither reader may change what it returns); the tail leaves its verdict for the
+   * writer (`acceptForWriter`).
    */
   accept(
     subject: string,
@@ -253,9 +270,60 @@ export class ClusterBus {
     streamSeq?: number,
     reader: StreamReader = 'tail',
   ): BusMessage | undefined {
+    const message = this.parse(subject, data, streamSeq, reader);
+    if (streamSeq !== undefined && reader === 'tail') {
+      const behind = streamSeq - this.reached.writer;
+      if (behind > 0 && behind <= VERDICTS_KEPT) {
+        this.verdicts.set(streamSeq, {
+          bytes: data.byteLength,
+          summary: message ? summaryOf(message) : undefined,
+        });
+        if (this.verdicts.size > VERDICTS_KEPT) {
+          const oldest = this.verdicts.keys().next();
+          if (!oldest.done) this.verdicts.delete(oldest.value);
+        }
+      }
+    }
+    return message;
+  }
+
+  /**
+   * The writer's reading of one stream message: what its row needs (rows.ts), or undefined when
+   * it is refused. Taken from the tail's verdict when the tail read it first — the same stream
+   * sequence, size and message id (`msgId`, the Nats-Msg-Id header, when the message has one) —
+   * without parsing it again (the tail counted a refusal already); parsed otherwise, and then
+   * kept for the tail when the tail is to come.
+   */
+  acceptForWriter(
+    subject: string,
+    data: Uint8Array,
+    streamSeq: number,
+    msgId?: string,
+  ): MessageSummary | undefined {
+    if (streamSeq > this.reached.writer) this.reached.writer = streamSeq;
+    const verdict = this.verdicts.get(streamSeq);
+    if (verdict) {
+      this.verdicts.delete(streamSeq);
+      const { summary } = verdict;
+      if (
+        verdict.bytes === data.byteLength &&
+        (summary === undefined || msgId === undefined || msgId === messageId(summary))
+      )
+        return summary;
+    }
+    const message = this.parse(subject, data, streamSeq, 'writer');
+    return message && summaryOf(message);
+  }
+
+  private parse(
+    subject: string,
+    data: Uint8Array,
+    streamSeq: number | undefined,
+    reader: StreamReader,
+  ): BusMessage | undefined {
     if (streamSeq !== undefined) {
       if (streamSeq > this.reached[reader]) this.reached[reader] = streamSeq;
-      const kept = this.parsed.get(streamSeq);
+      const kept = reader === 'tail' ? this.parsed.get(streamSeq) : undefined;
       if (kept) {
         this.parsed.delete(streamSeq);
         if (Buffer.compare(kept.data, data) === 0) return kept.message;
@@ -269,8 +337,8 @@ export class ClusterBus {
     if (parsed.ok) {
       // The parse is this replica's own: its readers take its events under global ids in place.
       adoptEvents(parsed.value);
-      const other = this.reached[reader === 'tail' ? 'writer' : 'tail'];
-      if (streamSeq !== undefined && other < streamSeq && streamSeq - other <= PARSED_KEPT) {
+      const ahead = streamSeq === undefined ? 0 : streamSeq - this.reached.tail;
+      if (reader === 'writer' && streamSeq !== undefined && ahead > 0 && ahead <= PARSED_KEPT) {
         this.parsed.set(streamSeq, { data, message: parsed.value });
         if (this.parsed.size > PARSED_KEPT) {
           const oldest = this.parsed.keys().next();
@@ -283,9 +351,14 @@ export class ClusterBus {
     return undefined;
   }
 
-  /** Parses kept for the other reader (at most PARSED_KEPT). */
+  /** Parses kept for the tail (at most PARSED_KEPT). */
   get keptParses(): number {
     return this.parsed.size;
+  }
+
+  /** Verdicts kept for the writer (at most VERDICTS_KEPT). */
+  get keptVerdicts(): number {
+    return this.verdicts.size;
   }
 
   /**

@@ -146,6 +146,9 @@ export function encodeMessageV1(msg: BusMessage | Heartbeat | NodeState): Uint8A
   return Buffer.from(JSON.stringify(msg), 'utf8');
 }
 
+/** The header JetStream de-duplicates by (js.publish sets it from its msgID option). */
+export const MSG_ID_HEADER = 'Nats-Msg-Id';
+
 /** JetStream's Nats-Msg-Id for a message: one per (node, epoch, seq). */
 export const messageId = (m: { node: string; epoch: string; seq: number }) =>
   `${encodeToken(m.node)}/${m.epoch}/${m.seq}`;

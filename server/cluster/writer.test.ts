@@ -8,6 +8,7 @@ import { encodeMessage, newEpoch, type BusMessage } from './envelope';
 import { parseBusMessage } from './parse';
 import { eventsMessage } from './testing';
 import type { ClusterTimeline, PreparedInsert, StoredMessage } from './timeline/timeline';
+import { summaryOf } from './timeline/rows';
 import { ClusterWriter } from './writer';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -41,9 +42,9 @@ describe('timeline writer (fake bus)', () => {
     const bus = {
       nc: { isClosed: () => false, flush: () => Promise.resolve() },
       writerConsumer: () => Promise.resolve(consumer),
-      accept: (subject: string, data: Uint8Array) => {
+      acceptForWriter: (subject: string, data: Uint8Array) => {
         const parsed = parseBusMessage(data, 'c', subject.slice(3));
-        return parsed.ok ? parsed.value : undefined;
+        return parsed.ok ? summaryOf(parsed.value) : undefined;
       },
     } as unknown as ClusterBus;
     const written: StoredMessage[][] = [];

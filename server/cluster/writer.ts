@@ -16,6 +16,7 @@
 import type { JsMsg } from '@nats-io/jetstream';
 import { logFn, rootLogger } from '@/server/log';
 import type { ClusterBus } from './bus';
+import { MSG_ID_HEADER } from './envelope';
 import type { ClusterTimeline, PreparedInsert, StoredMessage } from './timeline/timeline';
 
 export interface WriterOptions {
@@ -174,15 +175,15 @@ export class ClusterWriter {
     const refused: JsMsg[] = [];
     const accepted: JsMsg[] = [];
     for (const m of msgs) {
-      const message = bus.accept(m.subject, m.data, m.seq, 'writer');
-      if (!message) {
+      const summary = bus.acceptForWriter(m.subject, m.data, m.seq, m.headers?.get(MSG_ID_HEADER));
+      if (!summary) {
         refused.push(m);
         continue;
       }
       accepted.push(m);
       const { data } = m;
       const body = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8');
-      stored.push({ streamSeq: m.seq, message, body });
+      stored.push({ streamSeq: m.seq, summary, body });
     }
     return { msgs, accepted, refused, insert: timeline.prepareInsert(stored) };
   }

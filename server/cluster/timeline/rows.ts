@@ -3,7 +3,7 @@
  * agent published it, and back again into events under global ids (global.ts).
  *
  *   const row = messageRow(storedMessage(streamSeq, msg));   // a test's or a tool's message
- *   const row = messageRow({ streamSeq, message, body });     // the writer's: body = bytes read
+ *   const row = messageRow({ streamSeq, summary, body });     // the writer's: body = bytes read
  *   eventsOf(row)                                             // → the events with gid, as the view made them
  *
  * Storing the message as published (and not its events one row each) is what lets a replica's
@@ -28,48 +28,65 @@ export const FORMAT_MESSAGE = 1;
 /** `format`: the body is one event under its global id (rows moved from before migration 0004). */
 export const FORMAT_EVENT = 0;
 
-/** A bus message to store: where it is in the stream, its parse, and its text as published. */
+/**
+ * What a row says of its message besides the bytes: whose run and where it starts, how many
+ * events it holds and their earliest and latest times. The writer has it from the replica's tail,
+ * which parsed the message already (ClusterBus.acceptForWriter), or from its own parse.
+ */
+export interface MessageSummary {
+  node: string;
+  epoch: string;
+  /** The agent's seq of its first event (a gap's: the first seq lost). */
+  seq: number;
+  count: number;
+  t: number;
+  tMax: number;
+}
+
+/** A bus message to store: where it is in the stream, what it holds, and its text as published. */
 export interface StoredMessage {
   streamSeq: number;
-  message: BusMessage;
+  summary: MessageSummary;
   /** The message's bytes as read from the bus, as text (what is stored and decoded again). */
   body: string;
 }
 
 export type StoredEvent = TimelineEvent | GapRecord;
 
+/** The summary of a parsed message (a gap is one event, at its time). */
+export function summaryOf(message: BusMessage): MessageSummary {
+  const { node, epoch, seq } = message;
+  if (message.type === 'gap') return { node, epoch, seq, count: 1, t: message.t, tMax: message.t };
+  let t = Infinity;
+  let tMax = -Infinity;
+  for (const e of message.events) {
+    if (e.t < t) t = e.t;
+    if (e.t > tMax) tMax = e.t;
+  }
+  return { node, epoch, seq, count: message.events.length, t, tMax };
+}
+
 /** A message as its agent would publish it (encodeMessage): for tests and tools. */
 export function storedMessage(streamSeq: number, message: BusMessage): StoredMessage {
-  return { streamSeq, message, body: Buffer.from(encodeMessage(message)).toString('utf8') };
+  return {
+    streamSeq,
+    summary: summaryOf(message),
+    body: Buffer.from(encodeMessage(message)).toString('utf8'),
+  };
 }
 
 export type MessageRow = ClusterMessagesTable;
 
 /** The row of a message: its first event's gid, how many it holds, and their times. */
-export function messageRow({ streamSeq, message, body }: StoredMessage): MessageRow {
-  let t: number;
-  let tMax: number;
-  let count: number;
-  if (message.type === 'gap') {
-    t = tMax = message.t;
-    count = 1;
-  } else {
-    t = Infinity;
-    tMax = -Infinity;
-    for (const e of message.events) {
-      if (e.t < t) t = e.t;
-      if (e.t > tMax) tMax = e.t;
-    }
-    count = message.events.length;
-  }
+export function messageRow({ streamSeq, summary, body }: StoredMessage): MessageRow {
   return {
     gid: gidOf(streamSeq, 0),
-    count,
-    t,
-    t_max: tMax,
-    node: message.node,
-    epoch: message.epoch,
-    node_seq: message.seq,
+    count: summary.count,
+    t: summary.t,
+    t_max: summary.tMax,
+    node: summary.node,
+    epoch: summary.epoch,
+    node_seq: summary.seq,
     stream_seq: streamSeq,
     format: FORMAT_MESSAGE,
     body,
