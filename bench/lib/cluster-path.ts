@@ -16,7 +16,7 @@ import { encodeMessage } from '@/server/cluster/envelope';
 import { parseBusMessage } from '@/server/cluster/parse';
 import { ClusterView } from '@/server/cluster/view';
 import { globalEvents } from '@/server/cluster/global';
-import { WireEncoder } from '@/lib/timeline/wire';
+import { WIRE_VERSION, WireEncoder } from '@/lib/timeline/wire';
 import { openClusterTimeline, type StoredMessage } from '@/server/cluster/timeline/timeline';
 import { summaryOf } from '@/server/cluster/timeline/rows';
 import { treeCpuMs } from './server';
@@ -43,7 +43,8 @@ async function main() {
   ).flat();
   const bytes = [...initial, ...churn].map((m) => ({ node: m.node, data: encodeMessage(m) }));
   const view = new ClusterView({ graceMs: 40_000 });
-  const enc = new WireEncoder();
+  // As the console's browser asks for it (bench/lib/sse.ts watchUrl).
+  const enc = new WireEncoder({ version: WIRE_VERSION });
   let sse = 0;
   let pending: unknown[] = [];
   view.onApplied((evs) => pending.push(...evs));

@@ -469,10 +469,17 @@ function filled(
  */
 function plainData(v: unknown): boolean {
   if (v === null || typeof v !== 'object') return typeof v !== 'function' && typeof v !== 'bigint';
-  if (Array.isArray(v)) return v.every(plainData);
+  // Loops rather than every(Object.values(…)): it runs on every explanation and template sent,
+  // and the arrays it built were a share of the encoder's garbage.
+  if (Array.isArray(v)) {
+    for (const x of v as unknown[]) if (!plainData(x)) return false;
+    return true;
+  }
   const proto = Object.getPrototypeOf(v) as unknown;
   if (proto !== Object.prototype && proto !== null) return false;
-  return Object.values(v).every(plainData);
+  const r = v as Record<string, unknown>;
+  for (const k in r) if (!plainData(r[k])) return false;
+  return true;
 }
 
 export class WireEncoder {
@@ -556,16 +563,19 @@ export class WireEncoder {
     t: number,
     cid: (k: string, v: unknown) => unknown = this.cid,
   ): unknown[] | undefined {
-    const tpl = template(v, () => undefined);
+    // One pass: the template, and its holes as met (sent only when the template is plain data).
+    const met: [string, unknown][] = [];
+    const tpl = template(v, (k, x) => met.push([k, x]));
     if (!plainData(tpl)) return undefined;
     // The holes' strings are interned before the template, as the decoder meets them.
-    const holes: unknown[] = [];
-    template(v, (k, x) => {
-      if (!TEMPLATE_TIMES.has(k)) holes.push(cid(k, x));
-      else if (x instanceof Date && Number.isFinite(x.getTime())) holes.push(t - x.getTime());
-      else holes.push([x]);
-    });
-    return [this.value(tpl, () => tpl), ...holes];
+    const out: unknown[] = [undefined];
+    for (const [k, x] of met) {
+      if (!TEMPLATE_TIMES.has(k)) out.push(cid(k, x));
+      else if (x instanceof Date && Number.isFinite(x.getTime())) out.push(t - x.getTime());
+      else out.push([x]);
+    }
+    out[0] = this.value(tpl, () => tpl);
+    return out;
   }
 
   /**
