@@ -238,6 +238,22 @@ describe('cluster bus on nats-server', () => {
     expect(b.keptVerdicts).toBe(0);
   });
 
+  it("drops the verdicts of messages another replica's writer took once this writer is past them", async () => {
+    const b = await bus('passed');
+    await b.live();
+    const epoch = newEpoch();
+    const subject = b.names.eventSubject('n');
+    const data = (seq: number) => encodeMessage(eventsMessage('passed', 'n', epoch, seq, 1, 1_000));
+    const last = 3 * PARSED_KEPT;
+    for (let seq = 1; seq <= last; seq++) b.accept(subject, data(seq), seq);
+    expect(b.keptVerdicts).toBe(last);
+    // This replica's writer gets every other message (two replicas share the writers' consumer).
+    for (let seq = 2; seq <= last; seq += 2)
+      expect(b.acceptForWriter(subject, data(seq), seq)?.seq).toBe(seq);
+    // Left: the other writer's messages within PARSED_KEPT of this writer's position.
+    expect(b.keptVerdicts).toBe(PARSED_KEPT / 2);
+  });
+
   it("takes the tail's refusal for the writer without counting it twice", async () => {
     const b = await bus('refused');
     await b.live();

@@ -300,7 +300,16 @@ export class ClusterBus {
     streamSeq: number,
     msgId?: string,
   ): MessageSummary | undefined {
-    if (streamSeq > this.reached.writer) this.reached.writer = streamSeq;
+    if (streamSeq > this.reached.writer) {
+      this.reached.writer = streamSeq;
+      // Verdicts this writer has passed by far — messages another replica's writer took — go
+      // (kept in stream order, so the oldest come first); a redelivery that old is parsed.
+      const cut = streamSeq - PARSED_KEPT;
+      for (const seq of this.verdicts.keys()) {
+        if (seq >= cut) break;
+        this.verdicts.delete(seq);
+      }
+    }
     const verdict = this.verdicts.get(streamSeq);
     if (verdict) {
       this.verdicts.delete(streamSeq);
