@@ -6,7 +6,14 @@ import type { TimelineEvent } from './events';
 import { sampleEvents } from './file/testing';
 import { reduceAll } from './reducer';
 import { emptyState, type ClusterState } from './state';
-import { WireDecoder, WireEncoder, WireError, type WireFrame, type WireVersion } from './wire';
+import {
+  copyData,
+  WireDecoder,
+  WireEncoder,
+  WireError,
+  type WireFrame,
+  type WireVersion,
+} from './wire';
 
 /** As the SSE transport carries it: the tRPC transformer's JSON on one side, revived on the other. */
 const transport = <T>(v: T): T => reviveInPlace<T>(JSON.parse(JSON.stringify(toJsonValue(v))));
@@ -606,5 +613,43 @@ describe('lean wire', () => {
       expect(canonical(back)).toBe(canonical(events));
       if (tableSize === 8_192) expect(JSON.stringify(frames[1])).not.toContain('reason');
     }
+  });
+});
+
+describe('copyData', () => {
+  const cases: [string, unknown][] = [
+    ['primitives', [1, 'a', true, null, 0.5, -0]],
+    ['nested data', { a: { b: [1, { c: 'd' }], e: null }, f: [] }],
+    [
+      'dates the transport revived',
+      { startedAt: new Date('2026-12-03T12:00:00Z'), at: [new Date(0)] },
+    ],
+    ['an own "__proto__" field, as JSON.parse makes it', JSON.parse('{"__proto__":{"x":1},"y":2}')],
+    ['a null-prototype object', Object.assign(Object.create(null) as object, { a: 1 })],
+  ];
+  it.each(cases)('copies %s as structuredClone does', (_what, value) => {
+    const copy = copyData(value);
+    expect(copy).toStrictEqual(structuredClone(value));
+    if (typeof value === 'object' && value !== null) expect(copy).not.toBe(value);
+  });
+
+  it('shares nothing with what it copied', () => {
+    const value = { a: { b: [1, 2] }, t: new Date(5) };
+    const copy = copyData(value) as typeof value;
+    copy.a.b.push(3);
+    copy.t.setTime(6);
+    expect(value).toEqual({ a: { b: [1, 2] }, t: new Date(5) });
+  });
+
+  it('keeps the "__proto__" field a field, not the prototype', () => {
+    const copy = copyData(JSON.parse('{"__proto__":{"polluted":true}}')) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.hasOwn(copy, '__proto__')).toBe(true);
+    expect((copy as { polluted?: boolean }).polluted).toBeUndefined();
+  });
+
+  it('hands anything else to structuredClone', () => {
+    const value = { m: new Map([[1, 'a']]) };
+    expect(copyData(value)).toStrictEqual(structuredClone(value));
   });
 });
