@@ -6,6 +6,8 @@
  * back as `Date` for the keys the API uses for times. Only strings in RFC 3339 form under those
  * keys are revived, so user-supplied strings elsewhere stay strings.
  */
+import { setOwn } from './state';
+
 const TIME_KEYS = new Set([
   'startedAt',
   'finishedAt',
@@ -169,14 +171,7 @@ function jsonValue(value: unknown, key: string | number): unknown {
         const item = jsonValue(record[k], k);
         if (item === undefined) continue;
         // "__proto__" from untrusted input is an own property, as JSON.parse makes it.
-        if (k === '__proto__')
-          Object.defineProperty(out, k, {
-            value: item,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-        else out[k] = item;
+        setOwn(out, k, item);
       }
       return out;
     }

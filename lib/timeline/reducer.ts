@@ -15,7 +15,7 @@
  */
 import type { V1ContainerStatus, V1NodeCondition, V1PodCondition } from '@kubernetes/client-node';
 import type { ContainerEvent, NodeEvent, PodEvent, TimelineEvent } from './events';
-import { own, type ClusterState, type NodeView, type PodView } from './state';
+import { own, setOwn, type ClusterState, type NodeView, type PodView } from './state';
 import type { Drift } from '../drift/types';
 
 export function reduce(state: ClusterState, event: TimelineEvent): ClusterState {
@@ -41,14 +41,7 @@ type Fresh = WeakSet<object> | undefined;
 function put<V>(record: Record<string, V>, key: string, value: V, fresh: Fresh): Record<string, V> {
   if (fresh?.has(record)) {
     // As the spread below would: an own property even for "__proto__", never the setter.
-    if (key === '__proto__')
-      Object.defineProperty(record, key, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else record[key] = value;
+    setOwn(record, key, value);
     return record;
   }
   const copy = { ...record, [key]: value };

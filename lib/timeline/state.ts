@@ -105,3 +105,18 @@ export const emptyState = (): ClusterState => ({ seq: 0, t: 0, nodes: {} });
 export function own<V>(record: Readonly<Record<string, V>>, key: string): V | undefined {
   return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }
+
+/**
+ * Writes an entry by an untrusted key as JSON.parse and a spread would: its own field even for
+ * `__proto__`, whose assignment would otherwise set the record's prototype.
+ */
+export function setOwn<V>(record: Record<string, V>, key: string, value: V): void {
+  if (key === '__proto__')
+    Object.defineProperty(record, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else record[key] = value;
+}

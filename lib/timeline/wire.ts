@@ -28,7 +28,7 @@ import type { V1ContainerStatus } from '@kubernetes/client-node';
 import type { Explanation } from '../kubelet/explanation';
 import type { TimelineEvent } from './events';
 import { reviveInPlace } from './codec';
-import type { ClusterState, PodView } from './state';
+import { setOwn, type ClusterState, type PodView } from './state';
 
 /**
  * The newest wire version. 1: strings, statuses, inputs, seqs/causes/times as above. 2 adds, for
@@ -140,18 +140,8 @@ export function copyData(v: unknown): unknown {
   const proto = Object.getPrototypeOf(v) as unknown;
   if (proto !== Object.prototype && proto !== null) return structuredClone(v);
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) {
-    const x = copyData((v as Record<string, unknown>)[k]);
-    // As JSON.parse makes it: "__proto__" an own field, not the copy's prototype.
-    if (k === '__proto__')
-      Object.defineProperty(out, k, {
-        value: x,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else out[k] = x;
-  }
+  // As JSON.parse makes it: "__proto__" an own field, not the copy's prototype.
+  for (const k of Object.keys(v)) setOwn(out, k, copyData((v as Record<string, unknown>)[k]));
   return out;
 }
 
@@ -911,12 +901,7 @@ export class WireDecoder {
       if (isRecord(usage) && isRecord(usage.containers))
         for (const k of POD_SUMS) if (usage[k] === SUM) usage[k] = podSum(usage.containers, k);
       // As JSON.parse would make it, whatever the uid (even "__proto__").
-      Object.defineProperty(pods, uid, {
-        value: usage,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      setOwn(pods, uid, usage);
     }
     return { at: t + raw[0], pods };
   }

@@ -291,6 +291,18 @@ describe.each(['postgres', 'sqlite'] as const)(
         } finally {
           await tl.close();
         }
+        // Migrated back down: pglz again, the table and its partitions.
+        const down = await openClusterTimeline({ url, migrateTo: '0004_cluster_messages' });
+        try {
+          const methods = await sql<{ method: string }>`
+            SELECT DISTINCT attcompression AS method FROM pg_attribute
+            WHERE attname = 'body' AND attrelid::regclass::text LIKE 'cluster_messages%'`.execute(
+            down.db,
+          );
+          expect(methods.rows).toEqual([{ method: 'p' }]);
+        } finally {
+          await down.close();
+        }
       },
     );
 
