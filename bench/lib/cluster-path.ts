@@ -12,13 +12,12 @@
  * to a real PostgreSQL (test/cluster/harness) as the writer commits them, batches of 1,000
  * messages, and the console's CPU per committed event is reported on its own.
  */
-import { encodeMessage } from '@/server/cluster/envelope';
+import { encodeMessage, summaryOf } from '@/server/cluster/envelope';
 import { parseBusMessage } from '@/server/cluster/parse';
 import { ClusterView } from '@/server/cluster/view';
 import { globalEvents } from '@/server/cluster/global';
 import { WIRE_VERSION, WireEncoder } from '@/lib/timeline/wire';
 import { openClusterTimeline, type StoredMessage } from '@/server/cluster/timeline/timeline';
-import { summaryOf } from '@/server/cluster/timeline/rows';
 import { treeCpuMs } from './server';
 import { startPostgres } from '@/test/cluster/harness';
 import { recordTemplates, SyntheticNode } from './synthetic-nodes';

@@ -2,8 +2,7 @@ import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNats, type NatsInstance } from '@/test/cluster/harness';
 import { openBus, PARSED_KEPT, type ClusterBus, type Delivered } from './bus';
-import { summaryOf } from './timeline/rows';
-import { encodeMessage, messageId, newEpoch } from './envelope';
+import { encodeMessage, messageId, newEpoch, summaryOf } from './envelope';
 import { clusterNames } from './names';
 import { eventsMessage, heartbeatOf } from './testing';
 

@@ -31,13 +31,14 @@ import { Kvm, type KV } from '@nats-io/kv';
 import {
   encodeMessage,
   messageId,
+  summaryOf,
+  type MessageSummary,
   type BusMessage,
   type Heartbeat,
   type NodeState,
   type Parsed,
 } from './envelope';
 import { adoptEvents } from './global';
-import { summaryOf, type MessageSummary } from './timeline/rows';
 import { clusterNames, type ClusterNames } from './names';
 import { Refusals } from './refusals';
 import type * as ParseModule from './parse';
@@ -91,10 +92,10 @@ export const PARSED_KEPT = 4_096;
 
 /**
  * What the tail made of the messages the writer has yet to reach (the other way round): only the
- * verdict and the row's summary (rows.ts), not the parse, so many more are kept for as little —
- * under a backlog the tail runs far ahead of the writer, whose batches wait on PostgreSQL, and
- * the writer then parses nothing (before: every message parsed twice, the first parse kept for a
- * writer too far behind to take it).
+ * verdict and the message's summary (envelope.ts summaryOf), not the parse, so many more are kept
+ * for as little — under a backlog the tail runs far ahead of the writer, whose batches wait on
+ * PostgreSQL, and the writer then parses nothing (before: every message parsed twice, the first
+ * parse kept for a writer too far behind to take it).
  */
 export const VERDICTS_KEPT = 65_536;
 

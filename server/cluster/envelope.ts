@@ -156,3 +156,32 @@ export const messageId = (m: { node: string; epoch: string; seq: number }) =>
 /** The last seq a message occupies. */
 export const lastSeqOf = (m: BusMessage) =>
   m.type === 'gap' ? m.lost.to : m.seq + m.events.length - 1;
+
+/**
+ * What a message is besides its bytes: whose run and where it starts, how many events it holds
+ * and their earliest and latest times — what the cluster timeline's row of it says
+ * (timeline/rows.ts). The writer has it from the replica's tail, which parsed the message
+ * already (ClusterBus.acceptForWriter), or from its own parse.
+ */
+export interface MessageSummary {
+  node: string;
+  epoch: string;
+  /** The agent's seq of its first event (a gap's: the first seq lost). */
+  seq: number;
+  count: number;
+  t: number;
+  tMax: number;
+}
+
+/** The summary of a parsed message (a gap is one event, at its time). */
+export function summaryOf(message: BusMessage): MessageSummary {
+  const { node, epoch, seq } = message;
+  if (message.type === 'gap') return { node, epoch, seq, count: 1, t: message.t, tMax: message.t };
+  let t = Infinity;
+  let tMax = -Infinity;
+  for (const e of message.events) {
+    if (e.t < t) t = e.t;
+    if (e.t > tMax) tMax = e.t;
+  }
+  return { node, epoch, seq, count: message.events.length, t, tMax };
+}

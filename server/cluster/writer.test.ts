@@ -8,7 +8,7 @@ import { encodeMessage, newEpoch, type BusMessage } from './envelope';
 import { parseBusMessage } from './parse';
 import { eventsMessage } from './testing';
 import type { ClusterTimeline, PreparedInsert, StoredMessage } from './timeline/timeline';
-import { summaryOf } from './timeline/rows';
+import { summaryOf } from './envelope';
 import { ClusterWriter } from './writer';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

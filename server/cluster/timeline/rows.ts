@@ -18,7 +18,9 @@ import {
   encodeMessage,
   ENVELOPE_VERSION,
   EVENTS_WIRE_ENVELOPE_VERSION,
+  summaryOf,
   type BusMessage,
+  type MessageSummary,
 } from '../envelope';
 import { adoptEvents, gidOf, globalEvents, type GapRecord } from '../global';
 import type { ClusterMessagesTable } from './schema';
@@ -27,21 +29,6 @@ import type { ClusterMessagesTable } from './schema';
 export const FORMAT_MESSAGE = 1;
 /** `format`: the body is one event under its global id (rows moved from before migration 0004). */
 export const FORMAT_EVENT = 0;
-
-/**
- * What a row says of its message besides the bytes: whose run and where it starts, how many
- * events it holds and their earliest and latest times. The writer has it from the replica's tail,
- * which parsed the message already (ClusterBus.acceptForWriter), or from its own parse.
- */
-export interface MessageSummary {
-  node: string;
-  epoch: string;
-  /** The agent's seq of its first event (a gap's: the first seq lost). */
-  seq: number;
-  count: number;
-  t: number;
-  tMax: number;
-}
 
 /** A bus message to store: where it is in the stream, what it holds, and its text as published. */
 export interface StoredMessage {
@@ -52,19 +39,6 @@ export interface StoredMessage {
 }
 
 export type StoredEvent = TimelineEvent | GapRecord;
-
-/** The summary of a parsed message (a gap is one event, at its time). */
-export function summaryOf(message: BusMessage): MessageSummary {
-  const { node, epoch, seq } = message;
-  if (message.type === 'gap') return { node, epoch, seq, count: 1, t: message.t, tMax: message.t };
-  let t = Infinity;
-  let tMax = -Infinity;
-  for (const e of message.events) {
-    if (e.t < t) t = e.t;
-    if (e.t > tMax) tMax = e.t;
-  }
-  return { node, epoch, seq, count: message.events.length, t, tMax };
-}
 
 /** A message as its agent would publish it (encodeMessage): for tests and tools. */
 export function storedMessage(streamSeq: number, message: BusMessage): StoredMessage {
