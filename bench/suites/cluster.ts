@@ -22,7 +22,7 @@
  *   kill to the first new event from B (none may repeat an id already received).
  */
 import type { NodeSummary } from '@/server/engine/api';
-import { startNats, startPostgres } from '@/test/cluster/harness';
+import { startNatsAndPostgres } from '@/test/cluster/harness';
 import { WireDecoder } from '@/lib/timeline/wire';
 import { streamSeqOfGid } from '@/server/cluster/global';
 import { summarizeFile, type FlameLine } from '../lib/profile';
@@ -165,7 +165,7 @@ async function pgCount(url: string): Promise<number> {
 
 export async function benchCluster(options: ClusterOptions = {}) {
   const log = options.log ?? (() => undefined);
-  const [nats, pgi] = await Promise.all([startNats(), startPostgres()]);
+  const [nats, pgi] = await startNatsAndPostgres();
   const servers: ConsoleServer[] = [];
   const gens: LoadGenerator[] = [];
   try {

@@ -11,8 +11,7 @@ import type { K8sEvent, TimelineEvent } from '@/lib/timeline/events';
 import { FakeApiServer, seed, waitFor } from '@/test/fake-apiserver';
 import {
   natsMissing,
-  startNats,
-  startPostgres,
+  startNatsAndPostgres,
   type NatsInstance,
   type PostgresInstance,
 } from '@/test/cluster/harness';
@@ -41,7 +40,7 @@ const cleanup: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {
   if (skip) return;
-  [nats, pgi] = await Promise.all([startNats(), startPostgres()]);
+  [nats, pgi] = await startNatsAndPostgres();
   api = new FakeApiServer();
   seed(api.store);
   await api.start();

@@ -6,8 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, WatchClient } from '@/test/faults/sse';
 import {
-  startNats,
-  startPostgres,
+  startNatsAndPostgres,
   type NatsInstance,
   type PostgresInstance,
 } from '@/test/cluster/harness';
@@ -28,7 +27,7 @@ const cleanup: (() => Promise<unknown>)[] = [];
 const quiet = () => {};
 
 beforeAll(async () => {
-  [nats, pgi] = await Promise.all([startNats(), startPostgres()]);
+  [nats, pgi] = await startNatsAndPostgres();
 });
 afterAll(async () => {
   for (const c of cleanup.reverse()) await c().catch(() => {});

@@ -14,8 +14,7 @@ import { testContext } from '@/server/trpc/testing/context';
 import { waitFor } from '@/test/fake-apiserver';
 import {
   natsMissing,
-  startNats,
-  startPostgres,
+  startNatsAndPostgres,
   type NatsInstance,
   type PostgresInstance,
 } from '@/test/cluster/harness';
@@ -39,7 +38,7 @@ let store: PostgresSavedTimelines;
 
 beforeAll(async () => {
   if (skip) return;
-  [nats, pgi] = await Promise.all([startNats(), startPostgres()]);
+  [nats, pgi] = await startNatsAndPostgres();
   bus = await openBus({ servers: nats.url, cluster: 'saved', log: quiet });
   timeline = await openClusterTimeline({ url: await pgi.createDatabase('saved') });
   writer = new ClusterWriter({ bus, timeline, log: quiet, ackWaitMs: 2_000 }).start();

@@ -1,8 +1,7 @@
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  startNats,
-  startPostgres,
+  startNatsAndPostgres,
   type NatsInstance,
   type PostgresInstance,
 } from '@/test/cluster/harness';
@@ -19,7 +18,7 @@ const cleanup: (() => Promise<unknown>)[] = [];
 const quiet = () => {};
 
 beforeAll(async () => {
-  [nats, pgi] = await Promise.all([startNats(), startPostgres()]);
+  [nats, pgi] = await startNatsAndPostgres();
 });
 afterAll(async () => {
   for (const c of cleanup.reverse()) await c().catch(() => {});

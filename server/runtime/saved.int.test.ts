@@ -14,8 +14,7 @@ import { sampleFile } from '@/lib/timeline/file/testing';
 import { loadConfig } from '@/server/config';
 import {
   natsMissing,
-  startNats,
-  startPostgres,
+  startNatsAndPostgres,
   type NatsInstance,
   type PostgresInstance,
 } from '@/test/cluster/harness';
@@ -30,7 +29,7 @@ const runtimes: PodscopeRuntime[] = [];
 
 beforeAll(async () => {
   if (skip) return;
-  [nats, pgi] = await Promise.all([startNats(), startPostgres()]);
+  [nats, pgi] = await startNatsAndPostgres();
   url = await pgi.createDatabase('runtime_saved');
 }, 120_000);
 

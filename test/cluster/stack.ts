@@ -13,7 +13,7 @@
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { startNats, startPostgres, type NatsInstance, type PostgresInstance } from './harness';
+import { startNatsAndPostgres, type NatsInstance, type PostgresInstance } from './harness';
 import { BASE_DIR } from './harness/stale';
 import { startProcess, stopProcess, type Running } from './harness/process';
 
@@ -88,7 +88,7 @@ export async function startClusterStack(options: StackOptions = {}): Promise<Clu
   };
   try {
     log('starting nats-server and PostgreSQL …');
-    const [nats, postgres] = await Promise.all([startNats(), startPostgres()]);
+    const [nats, postgres] = await startNatsAndPostgres();
     stops.push(
       () => nats.destroy(),
       () => postgres.destroy(),

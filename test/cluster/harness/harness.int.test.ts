@@ -4,7 +4,15 @@ import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BASE_DIR, startNats, startPostgres, sweepStale, NATS_PORTS, PG_PORTS } from './index';
+import {
+  BASE_DIR,
+  startNats,
+  startNatsAndPostgres,
+  startPostgres,
+  sweepStale,
+  NATS_PORTS,
+  PG_PORTS,
+} from './index';
 
 const alive = (pid: number) => {
   try {
@@ -84,6 +92,26 @@ describe('PostgreSQL harness', () => {
     await pgi.destroy();
     await pgi.destroy();
     expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe('both servers at once', () => {
+  it('destroys the one that started when the other cannot start, and rethrows', async () => {
+    let started: { pid: number; dir: string } | undefined;
+    const missing = new Error('/usr/sbin/nats-server not found: apt-get install -y nats-server');
+    await expect(
+      startNatsAndPostgres({
+        nats: () => Promise.reject(missing),
+        postgres: async () => {
+          const pgi = await startPostgres();
+          started = { pid: pgi.pid as number, dir: pgi.dir };
+          return pgi;
+        },
+      }),
+    ).rejects.toBe(missing);
+    expect(started).toBeDefined();
+    expect(alive(started!.pid)).toBe(false);
+    expect(existsSync(started!.dir)).toBe(false);
   });
 });
 

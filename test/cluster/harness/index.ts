@@ -4,5 +4,6 @@
  */
 export { startNats, natsMissing, NATS_SERVER_BIN, type NatsInstance } from './nats';
 export { startPostgres, postgresMissing, PG_BIN_DIR, type PostgresInstance } from './postgres';
+export { startNatsAndPostgres } from './both';
 export { freePort, NATS_PORTS, PG_PORTS, type PortRange } from './ports';
 export { sweepStale, BASE_DIR } from './stale';
