@@ -70,12 +70,32 @@ class Subscriber {
   resumes = 0;
   /** Streams that ended otherwise (it reconnects then too), and how. */
   ended: string[] = [];
+  /** When this subscriber first connected (ms). */
+  private readonly since = Date.now();
+  /** Bytes of the streams read before the current one: on the wire, and decoded. */
+  private closedBytes = { wire: 0, decoded: 0 };
 
   constructor(
     private readonly base: string,
     lastEventId?: string,
   ) {
     this.reader = new SseReader(watchUrl(base, lastEventId));
+  }
+
+  /** Every stream's bytes so far: on the wire (compressed as the server sent them), and decoded. */
+  bytes(): { wire: number; decoded: number } {
+    return {
+      wire: this.closedBytes.wire + this.reader.totalBytes,
+      decoded: this.closedBytes.decoded + this.reader.decodedBytes,
+    };
+  }
+
+  private reopen(): Promise<void> {
+    this.reader.close();
+    this.closedBytes.wire += this.reader.totalBytes;
+    this.closedBytes.decoded += this.reader.decodedBytes;
+    this.reader = new SseReader(watchUrl(this.base, this.lastId));
+    return this.reader.open();
   }
 
   /** Reads what arrived; returns the number of events in it. */
@@ -86,9 +106,7 @@ class Subscriber {
       if (f.event === 'serialized-error') {
         // As the console's tRPC client does: resume from the last event id (from the timeline).
         if (!/fell behind/.test(f.data ?? '')) throw new Error(`cluster.watch: ${f.data ?? ''}`);
-        this.reader.close();
-        this.reader = new SseReader(watchUrl(this.base, this.lastId));
-        await this.reader.open();
+        await this.reopen();
         this.resumes++;
         return n;
       }
@@ -107,11 +125,11 @@ class Subscriber {
     if (this.reader.done) {
       // The server closed the stream: reconnect from the last event id, as the tRPC client does.
       const why = this.reader.error;
-      this.ended.push(why instanceof Error ? why.message : why === undefined ? 'closed' : 'error');
+      const how = why instanceof Error ? why.message : why === undefined ? 'closed' : 'error';
+      this.ended.push(`${how} after ${round((Date.now() - this.since) / 1000, 1)} s`);
       if (this.ended.length > 20)
         throw new Error(`cluster.watch ended ${this.ended.length} times: ${this.ended.join('; ')}`);
-      this.reader = new SseReader(watchUrl(this.base, this.lastId));
-      await this.reader.open();
+      await this.reopen();
     }
     return n;
   }
@@ -252,6 +270,7 @@ export async function benchCluster(options: ClusterOptions = {}) {
       `  ingest: ${made.prepared.events} events in ${made.prepared.messages} messages made ahead (${round(made.prepared.ms / 1000, 1)} s)`,
     );
     const e0 = sub.events;
+    const bytes0 = sub.bytes();
     const flame: { ingest?: FlameLine[]; nodes_held?: FlameLine[] } = {};
     a.startProfile();
     // Every part's CPU over the flood and its backlog: on one 2-core machine they share the
@@ -304,6 +323,15 @@ export async function benchCluster(options: ClusterOptions = {}) {
       subscriber_snapshots: sub.snapshots,
       subscriber_resumes: sub.resumes,
       subscriber_reconnects: sub.ended,
+      /**
+       * The stream's bytes per event over the flood and its backlog: on the wire (as the console
+       * compressed them) and decoded (what EventSource parses); resumes included.
+       */
+      subscriber_bytes_per_event: (() => {
+        const b = sub.bytes();
+        const per = (x: number) => round(x / Math.max(1, sub.events - e0), 1);
+        return { wire: per(b.wire - bytes0.wire), decoded: per(b.decoded - bytes0.decoded) };
+      })(),
       /** PostgreSQL's size of the cluster timeline (tables and indexes) per event it holds. */
       postgres_bytes_per_event: round(stored.bytes / Math.max(1, stored.events), 0),
       /** The console's CPU time per event over the flood and its backlog (machine load aside). */

@@ -20,6 +20,7 @@ import { generateNodeConditions } from '@/lib/kubelet';
 import { reduceAll } from '@/lib/timeline/reducer';
 import { own, type ClusterState, type NodeView } from '@/lib/timeline/state';
 import type { TimelineEvent } from '@/lib/timeline/events';
+import { TimeSlice } from '@/server/time-slice';
 import type { ClusterBus, Delivered } from './bus';
 import { compareEpochs, isApiEpoch, type Heartbeat, type NodeState } from './envelope';
 import { globalEvents, type GapRecord } from './global';
@@ -308,6 +309,15 @@ export class ClusterView {
 }
 
 /**
+ * How long the tail applies messages before it gives the event loop a turn. A backlog (a flood,
+ * a replica catching up) arrives in socket reads of hundreds of messages that the tail's loop
+ * would otherwise apply on microtasks alone, holding back every timer and I/O completion on the
+ * replica — the SSE streams' compressor among them, whose subscribers then fell more than a
+ * queue behind and had to resume from the database.
+ */
+export const TAIL_SLICE_MS = 5;
+
+/**
  * Follows a cluster bus into a view: heartbeats and node states from KV (as they change), every
  * stream message from `fromStreamSeq` on. Resolves once both feeds run; stops on `signal`.
  */
@@ -325,8 +335,11 @@ export async function followBus(
       if (e.kind === 'hb') view.heartbeat(e.value, clock());
   })();
   const stream = (async () => {
-    for await (const d of bus.tail(options.fromStreamSeq ?? 1, { signal: options.signal }))
+    const slice = new TimeSlice(TAIL_SLICE_MS);
+    for await (const d of bus.tail(options.fromStreamSeq ?? 1, { signal: options.signal })) {
       view.apply(d);
+      await slice.turn();
+    }
   })();
   return { done: Promise.all([kv, stream]).then(() => undefined) };
 }
