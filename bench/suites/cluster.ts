@@ -181,6 +181,16 @@ async function pgCount(url: string): Promise<number> {
   }
 }
 
+/** The last stream sequence the replica's view applied (its /metrics), or 0 when unreadable. */
+async function viewStreamSeq(base: string): Promise<number> {
+  try {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    return Number(/^podscope_cluster_stream_seq (\d+)/m.exec(text)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
 export async function benchCluster(options: ClusterOptions = {}) {
   const log = options.log ?? (() => undefined);
   const [nats, pgi] = await startNatsAndPostgres();
@@ -231,8 +241,10 @@ export async function benchCluster(options: ClusterOptions = {}) {
     // Through when PostgreSQL holds every event published and the subscriber's position (its
     // last event id, a global id) has reached the last message's stream sequence — a resume that
     // restarts from a snapshot carries events inside the state, so counting events would not do.
-    // When each side got there (the later one is the pipeline's): ms since `from`.
-    const through = { subscriber_s: 0, postgres_s: 0 };
+    // When each side got there (the later one is the pipeline's): ms since `from`. Also when the
+    // replica's view had applied it (its /metrics), which says whether a late subscriber waited
+    // on the view or on its stream.
+    const through = { subscriber_s: 0, postgres_s: 0, view_s: 0 };
     const caughtUp = async (
       want: { events: number; lastStreamSeq: number },
       limitMs: number,
@@ -242,18 +254,23 @@ export async function benchCluster(options: ClusterOptions = {}) {
       const at = () => (sub.lastId === undefined ? 0 : streamSeqOfGid(Number(sub.lastId)));
       let subAt: number | undefined;
       let pgAt: number | undefined;
+      let viewAt: number | undefined;
       let pgChecked = 0;
       while (Date.now() - t0 < limitMs) {
         await sub.pump(500);
         if (subAt === undefined && at() >= want.lastStreamSeq) subAt = Date.now();
-        // A count (a new connection) at most every 250 ms: it must not load what it measures.
-        if (pgAt === undefined && Date.now() - pgChecked >= 250) {
+        // A count (a new connection) and a scrape at most every 250 ms: they must not load what
+        // they measure.
+        if ((pgAt === undefined || viewAt === undefined) && Date.now() - pgChecked >= 250) {
           pgChecked = Date.now();
-          if ((await pgCount(dbUrl)) >= want.events) pgAt = Date.now();
+          if (pgAt === undefined && (await pgCount(dbUrl)) >= want.events) pgAt = Date.now();
+          if (viewAt === undefined && (await viewStreamSeq(a.url)) >= want.lastStreamSeq)
+            viewAt = Date.now();
         }
         if (subAt !== undefined && pgAt !== undefined) {
           through.subscriber_s = round((subAt - from) / 1000, 1);
           through.postgres_s = round((pgAt - from) / 1000, 1);
+          through.view_s = round((Math.min(viewAt ?? subAt, subAt) - from) / 1000, 1);
           return Math.max(subAt, pgAt);
         }
       }
