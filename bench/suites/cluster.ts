@@ -255,14 +255,14 @@ export async function benchCluster(options: ClusterOptions = {}) {
       let subAt: number | undefined;
       let pgAt: number | undefined;
       let viewAt: number | undefined;
-      let pgChecked = 0;
+      let polled = 0;
       while (Date.now() - t0 < limitMs) {
         await sub.pump(500);
         if (subAt === undefined && at() >= want.lastStreamSeq) subAt = Date.now();
         // A count (a new connection) and a scrape at most every 250 ms: they must not load what
         // they measure.
-        if ((pgAt === undefined || viewAt === undefined) && Date.now() - pgChecked >= 250) {
-          pgChecked = Date.now();
+        if ((pgAt === undefined || viewAt === undefined) && Date.now() - polled >= 250) {
+          polled = Date.now();
           if (pgAt === undefined && (await pgCount(dbUrl)) >= want.events) pgAt = Date.now();
           if (viewAt === undefined && (await viewStreamSeq(a.url)) >= want.lastStreamSeq)
             viewAt = Date.now();
@@ -323,6 +323,7 @@ export async function benchCluster(options: ClusterOptions = {}) {
     log(
       `  ingest: ${published} events in ${windowS} s published, through to PostgreSQL and the subscriber after ${round((t1 - t0) / 1000, 1)} s: ${Math.round(ingestRate)} events/s`,
     );
+    const bytes1 = sub.bytes();
     const ingestDetails = {
       nodes: 100,
       pods_per_node: 30,
@@ -344,11 +345,10 @@ export async function benchCluster(options: ClusterOptions = {}) {
        * The stream's bytes per event over the flood and its backlog: on the wire (as the console
        * compressed them) and decoded (what EventSource parses); resumes included.
        */
-      subscriber_bytes_per_event: (() => {
-        const b = sub.bytes();
-        const per = (x: number) => round(x / Math.max(1, sub.events - e0), 1);
-        return { wire: per(b.wire - bytes0.wire), decoded: per(b.decoded - bytes0.decoded) };
-      })(),
+      subscriber_bytes_per_event: {
+        wire: round((bytes1.wire - bytes0.wire) / Math.max(1, sub.events - e0), 1),
+        decoded: round((bytes1.decoded - bytes0.decoded) / Math.max(1, sub.events - e0), 1),
+      },
       /** PostgreSQL's size of the cluster timeline (tables and indexes) per event it holds. */
       postgres_bytes_per_event: round(stored.bytes / Math.max(1, stored.events), 0),
       /** The console's CPU time per event over the flood and its backlog (machine load aside). */

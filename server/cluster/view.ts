@@ -338,7 +338,8 @@ export async function followBus(
     const slice = new TimeSlice(TAIL_SLICE_MS);
     for await (const d of bus.tail(options.fromStreamSeq ?? 1, { signal: options.signal })) {
       view.apply(d);
-      await slice.turn();
+      const turn = slice.turn();
+      if (turn) await turn; // inside the slice: not even a microtask
     }
   })();
   return { done: Promise.all([kv, stream]).then(() => undefined) };
