@@ -97,7 +97,7 @@ async function commits(bytes: { node: string; data: Uint8Array }[], churnFrom: n
           return {
             streamSeq: i + j + 1,
             summary: summaryOf(p.value),
-            body: Buffer.from(b.data).toString(),
+            body: b.data,
           };
         }),
       );

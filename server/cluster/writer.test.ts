@@ -71,9 +71,9 @@ describe('timeline writer (fake bus)', () => {
     expect(w.stats.messages).toBe(3);
     expect(w.stats.inserted).toBe(3);
     expect(msgs.map((m) => m.acked)).toEqual([1, 1, 1]);
-    // Each message stored as it was read: its stream seq and its bytes, as text.
+    // Each message stored as it was read: its stream seq and its bytes.
     expect(written.flat().map((s) => [s.streamSeq, s.body])).toEqual(
-      msgs.map((m) => [m.seq, Buffer.from(m.data).toString('utf8')]),
+      msgs.map((m) => [m.seq, m.data]),
     );
     expect(logs.join('\n')).toMatch(/a fetch ended early after 3 messages: heartbeats missed/);
   });

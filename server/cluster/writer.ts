@@ -167,7 +167,7 @@ export class ClusterWriter {
 
   /**
    * Parses a fetched batch (refusals counted and logged by the bus) and prepares its insert: each
-   * accepted message is stored as it was read (its bytes as text), one row per message.
+   * accepted message is stored as it was read (its bytes), one row per message.
    */
   private prepare(msgs: JsMsg[]): Batch {
     const { bus, timeline } = this.options;
@@ -181,9 +181,7 @@ export class ClusterWriter {
         continue;
       }
       accepted.push(m);
-      const { data } = m;
-      const body = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8');
-      stored.push({ streamSeq: m.seq, summary, body });
+      stored.push({ streamSeq: m.seq, summary, body: m.data });
     }
     return { msgs, accepted, refused, insert: timeline.prepareInsert(stored) };
   }

@@ -3,7 +3,7 @@
  * agent published it, and back again into events under global ids (global.ts).
  *
  *   const row = messageRow(storedMessage(streamSeq, msg));   // a test's or a tool's message
- *   const row = messageRow({ streamSeq, summary, body });     // the writer's: body = bytes read
+ *   const row = messageRow({ streamSeq, summary, body });     // the writer's: body = the bytes read
  *   eventsOf(row)                                             // → the events with gid, as the view made them
  *
  * Storing the message as published (and not its events one row each) is what lets a replica's
@@ -12,6 +12,7 @@
  * frame, a fraction of the events' JSON. Reading decodes the message again, which happens only
  * for resumes, seeks and checkpoints.
  */
+import { isUtf8 } from 'node:buffer';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { WireDecoder } from '@/lib/timeline/wire';
 import {
@@ -30,12 +31,29 @@ export const FORMAT_MESSAGE = 1;
 /** `format`: the body is one event under its global id (rows moved from before migration 0004). */
 export const FORMAT_EVENT = 0;
 
-/** A bus message to store: where it is in the stream, what it holds, and its text as published. */
+/** A bus message to store: where it is in the stream, what it holds, and its bytes as published. */
 export interface StoredMessage {
   streamSeq: number;
   summary: MessageSummary;
-  /** The message's bytes as read from the bus, as text (what is stored and decoded again). */
-  body: string;
+  /**
+   * The message's bytes as read from the bus: stored as their text (bodyText) and decoded again
+   * when read.
+   */
+  body: Uint8Array;
+}
+
+/**
+ * A body's bytes as they are stored: themselves when they are UTF-8, else as the text a reader
+ * decodes them to (each malformed sequence one U+FFFD, as parse.ts read the message) — so
+ * PostgreSQL, which refuses malformed UTF-8 in text, is never sent any.
+ */
+export function bodyBytes(body: Uint8Array): Uint8Array {
+  return isUtf8(body) ? body : Buffer.from(bodyText(body), 'utf8');
+}
+
+/** A body's text (as parse.ts decodes a message read from the bus). */
+export function bodyText(body: Uint8Array): string {
+  return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
 }
 
 export type StoredEvent = TimelineEvent | GapRecord;
@@ -45,14 +63,22 @@ export function storedMessage(streamSeq: number, message: BusMessage): StoredMes
   return {
     streamSeq,
     summary: summaryOf(message),
-    body: Buffer.from(encodeMessage(message)).toString('utf8'),
+    body: encodeMessage(message),
   };
 }
 
 export type MessageRow = ClusterMessagesTable;
 
+/** A row but its body. */
+export type RowHead = Omit<MessageRow, 'body'>;
+
 /** The row of a message: its first event's gid, how many it holds, and their times. */
-export function messageRow({ streamSeq, summary, body }: StoredMessage): MessageRow {
+export function messageRow(message: StoredMessage): MessageRow {
+  return { ...rowHead(message), body: bodyText(message.body) };
+}
+
+/** The row of a message but its body. */
+export function rowHead({ streamSeq, summary }: StoredMessage): RowHead {
   return {
     gid: gidOf(streamSeq, 0),
     count: summary.count,
@@ -63,7 +89,6 @@ export function messageRow({ streamSeq, summary, body }: StoredMessage): Message
     node_seq: summary.seq,
     stream_seq: streamSeq,
     format: FORMAT_MESSAGE,
-    body,
   };
 }
 

@@ -7,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import { ENVELOPE_VERSION, newEpoch, type BusMessage, type GapMessage } from '../envelope';
 import { globalEvents, gidOf } from '../global';
 import { criEvents, eventsMessage } from '../testing';
-import { storedMessage } from './rows';
+import { bodyText, storedMessage, type StoredMessage } from './rows';
 import type { ClusterEventsTable } from './schema';
 import { openClusterTimeline, type ClusterTimeline } from './timeline';
 
@@ -32,6 +32,8 @@ const open: Record<'postgres' | 'sqlite', () => Promise<ClusterTimeline>> = {
 
 /** A message stored as its agent published it, at stream seq `streamSeq`. */
 const sm = (streamSeq: number, m: BusMessage) => storedMessage(streamSeq, m);
+/** A stored message's body as text (what the timeline holds). */
+const text = (m: StoredMessage | undefined) => (m ? bodyText(m.body) : undefined);
 /** The events of `m` at `streamSeq` under global ids, as plain JSON (what a read gives back). */
 const expected = (streamSeq: number, m: BusMessage) =>
   globalEvents(streamSeq, structuredClone(m)).map(
@@ -106,8 +108,8 @@ describe.each(['postgres', 'sqlite'] as const)(
           .orderBy('gid')
           .execute();
         expect(raw).toEqual([
-          { body: batch[0]?.body, count: 1, t: lastMs, t_max: lastMs, node_seq: 1 },
-          { body: batch[1]?.body, count: 2, t: lastMs + 1, t_max: lastMs + 1, node_seq: 2 },
+          { body: text(batch[0]), count: 1, t: lastMs, t_max: lastMs, node_seq: 1 },
+          { body: text(batch[1]), count: 2, t: lastMs + 1, t_max: lastMs + 1, node_seq: 2 },
         ]);
         if (dialect === 'postgres') expect(await tl.listPartitions()).toHaveLength(2);
       } finally {
@@ -124,12 +126,65 @@ describe.each(['postgres', 'sqlite'] as const)(
         const batch = tl.prepareInsert([sm(20, m20), sm(21, m21)]);
         expect(batch.count).toBe(5);
         expect([...batch.days]).toEqual([0, 1]);
-        // PostgreSQL's batch is its one parameter's text alone.
-        expect(batch.json !== undefined).toBe(dialect === 'postgres');
+        // PostgreSQL's batch is one statement's parameters.
+        expect(batch.statements?.length).toBe(dialect === 'postgres' ? 1 : undefined);
         expect(await tl.insertPrepared(batch)).toBe(5);
         expect(await tl.insertPrepared(batch)).toBe(0);
         expect(await tl.insertPrepared(tl.prepareInsert([]))).toBe(0);
         expect(await tl.eventsAfter(0, 10)).toEqual([...expected(20, m20), ...expected(21, m21)]);
+      } finally {
+        await tl.close();
+      }
+    });
+
+    it('a batch cut into statements (by body bytes) inserts whole, and again as nothing', async () => {
+      const tl = await open[dialect]();
+      try {
+        const epoch = newEpoch();
+        const messages = [1, 4, 6, 9].map((seq, i) =>
+          eventsMessage('c', 'n', epoch, seq, 3 - (i % 2)),
+        );
+        const ms = messages.map((m, i) => sm(30 + i, m));
+        // One body's worth per statement: four statements, one transaction.
+        const batch = tl.prepareInsert(ms, 1);
+        expect(batch.statements?.length).toBe(dialect === 'postgres' ? 4 : undefined);
+        expect(await tl.insertPrepared(batch)).toBe(10);
+        expect(await tl.insertPrepared(batch)).toBe(0);
+        expect(await tl.eventsAfter(0, 20)).toEqual(
+          messages.flatMap((m, i) => expected(30 + i, m)),
+        );
+      } finally {
+        await tl.close();
+      }
+    });
+
+    it('stores a body that is not UTF-8 as the text it was read as (PostgreSQL refuses such bytes)', async () => {
+      const tl = await open[dialect]();
+      try {
+        const epoch = newEpoch();
+        const good = sm(40, eventsMessage('c', 'n', epoch, 1, 1));
+        const m = eventsMessage('c', 'n', epoch, 2, 1);
+        // A lone 0xff in a string of the message: parse.ts read it as U+FFFD, and so is it stored.
+        const json = Buffer.from(storedMessage(41, m).body).toString('utf8');
+        const at = json.indexOf('"n"') + 1;
+        const bytes = Buffer.concat([
+          Buffer.from(json.slice(0, at)),
+          Buffer.from([0xff]),
+          Buffer.from(json.slice(at)),
+        ]);
+        const bad: StoredMessage = {
+          streamSeq: 41,
+          summary: storedMessage(41, m).summary,
+          body: bytes,
+        };
+        expect(await tl.insert([good, bad])).toBe(2);
+        const rows = await tl.db
+          .selectFrom('cluster_messages')
+          .select(['body'])
+          .orderBy('gid')
+          .execute();
+        expect(rows.map((r) => r.body)).toEqual([text(good), bytes.toString('utf8')]);
+        expect(rows[1]?.body).toContain('\ufffdn"');
       } finally {
         await tl.close();
       }

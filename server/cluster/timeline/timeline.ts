@@ -18,9 +18,12 @@ import type { RangeQuery } from '@/server/engine/api';
 import { GID_SLOTS, streamSeqOfGid } from '../global';
 import { openDatabase, type OpenOptions } from './open';
 import {
+  bodyBytes,
   eventsOf,
   messageRow,
+  rowHead,
   type MessageRow,
+  type RowHead,
   type StoredEvent,
   type StoredMessage,
 } from './rows';
@@ -58,11 +61,30 @@ export interface PreparedInsert {
   readonly count: number;
   /** The UTC days (since 1970-01-01) its messages' earliest events fall in: their partitions. */
   readonly days: ReadonlySet<number>;
-  /** PostgreSQL: the rows as one json_to_recordset parameter. */
-  readonly json?: string;
+  /** PostgreSQL: one statement's worth of rows at a time (PgStatement). */
+  readonly statements?: readonly PgStatement[];
   /** SQLite: the rows. */
   readonly rows?: readonly MessageRow[];
 }
+
+/**
+ * One PostgreSQL insert of a batch: the rows but their bodies as one json_to_recordset parameter,
+ * each with where its body is (`at`, counted from 1, and `len`) in `bodies` — the bodies one after
+ * another as they were read, a bytea parameter. The bodies go as bytes, not as JSON strings: no
+ * text to decode, escape, measure and encode again in the console (most of what a batch cost it
+ * when they went inside the JSON).
+ */
+export interface PgStatement {
+  readonly json: string;
+  readonly bodies: Buffer;
+}
+
+/**
+ * Body bytes per PostgreSQL statement: a batch is cut into statements of about this much (one
+ * transaction), so no parameter nears PostgreSQL's 1 GB limit: a writer's fetch of 1,000
+ * messages near the bus's size limit (MAX_MESSAGE_BYTES) holds ~900 MB.
+ */
+export const PG_STATEMENT_BYTES = 32 * 1024 * 1024;
 
 /** What a scan of the timeline is limited to (each bound applies to every event). */
 interface Scan {
@@ -108,13 +130,36 @@ export class ClusterTimeline {
   }
 
   /** The CPU half of `insert`: what it sends, made before (and apart from) the round trip. */
-  prepareInsert(messages: readonly StoredMessage[]): PreparedInsert {
-    const rows = messages.map(messageRow);
-    const count = rows.reduce((n, r) => n + r.count, 0);
-    const days = new Set(rows.map((r) => Math.floor(r.t / DAY_MS)));
-    if (this.dialect !== 'postgres') return { count, days, rows };
-    if (rows.length === 0) return { count, days };
-    return { count, days, json: JSON.stringify(rows) };
+  prepareInsert(
+    messages: readonly StoredMessage[],
+    statementBytes = PG_STATEMENT_BYTES,
+  ): PreparedInsert {
+    let count = 0;
+    const days = new Set<number>();
+    for (const { summary } of messages) {
+      count += summary.count;
+      days.add(Math.floor(summary.t / DAY_MS));
+    }
+    if (this.dialect !== 'postgres') return { count, days, rows: messages.map(messageRow) };
+    const statements: PgStatement[] = [];
+    let heads: (RowHead & { at: number; len: number })[] = [];
+    let bodies: Uint8Array[] = [];
+    let at = 1;
+    const cut = () => {
+      statements.push({ json: JSON.stringify(heads), bodies: Buffer.concat(bodies, at - 1) });
+      heads = [];
+      bodies = [];
+      at = 1;
+    };
+    for (const m of messages) {
+      const body = bodyBytes(m.body);
+      if (heads.length > 0 && at - 1 + body.byteLength > statementBytes) cut();
+      heads.push({ ...rowHead(m), at, len: body.byteLength });
+      bodies.push(body);
+      at += body.byteLength;
+    }
+    if (heads.length > 0) cut();
+    return { count, days, statements };
   }
 
   /** `insert` of a batch prepareInsert made (by this timeline); may be retried as it is. */
@@ -122,8 +167,15 @@ export class ClusterTimeline {
     if (batch.count === 0) return 0;
     await this.ensurePartitions(batch.days);
     if (this.dialect === 'postgres') {
-      if (batch.json === undefined) throw new Error('a batch prepared for SQLite, not PostgreSQL');
-      return this.insertBatch(batch.json);
+      const { statements } = batch;
+      if (statements === undefined) throw new Error('a batch prepared for SQLite, not PostgreSQL');
+      const [only] = statements;
+      if (statements.length === 1 && only) return this.insertStatement(this.db, only);
+      return this.db.transaction().execute(async (tx) => {
+        let inserted = 0;
+        for (const s of statements) inserted += await this.insertStatement(tx, s);
+        return inserted;
+      });
     }
     const { rows } = batch;
     if (rows === undefined) throw new Error('a batch prepared for PostgreSQL, not SQLite');
@@ -143,24 +195,28 @@ export class ClusterTimeline {
   }
 
   /**
-   * PostgreSQL: the whole batch in one statement from one JSON parameter (json_to_recordset) —
-   * one statement is atomic without a transaction around it, and there is no per-row SQL to
-   * build (kysely compiling 1,000-row VALUES lists and pg preparing every parameter cost more
-   * than one JSON.stringify of the batch). The bodies travel as JSON strings and are stored as
-   * the text they were.
+   * PostgreSQL: a batch's rows in one statement (PgStatement) — one statement is atomic without a
+   * transaction around it, and there is no per-row SQL to build (kysely compiling 1,000-row VALUES
+   * lists and pg preparing every parameter cost more than one JSON.stringify of the batch). Each
+   * body is cut from the bytea and stored as the text it is (convert_from checks it is UTF-8,
+   * which bodyBytes made sure of).
    */
-  private async insertBatch(json: string): Promise<number> {
+  private async insertStatement(
+    db: Kysely<TimelineDatabase>,
+    { json, bodies }: PgStatement,
+  ): Promise<number> {
     const res = await sql<{ n: string | null }>`
       WITH ins AS (
         INSERT INTO cluster_messages
           (gid, count, t, t_max, node, epoch, node_seq, stream_seq, format, body)
-        SELECT gid, count, t, t_max, node, epoch, node_seq, stream_seq, format, body
+        SELECT gid, count, t, t_max, node, epoch, node_seq, stream_seq, format,
+          convert_from(substr(${bodies}::bytea, at, len), 'UTF8')
         FROM json_to_recordset(${json}::json) AS x(gid bigint, count integer, t bigint,
           t_max bigint, node text, epoch text, node_seq bigint, stream_seq bigint,
-          format smallint, body text)
+          format smallint, at integer, len integer)
         ON CONFLICT DO NOTHING
         RETURNING count)
-      SELECT sum(count) AS n FROM ins`.execute(this.db);
+      SELECT sum(count) AS n FROM ins`.execute(db);
     return Number(res.rows[0]?.n ?? 0);
   }
 
