@@ -1,7 +1,7 @@
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNats, type NatsInstance } from '@/test/cluster/harness';
-import { openBus, PARSED_KEPT, type ClusterBus, type Delivered } from './bus';
+import { openBus, PARSED_KEPT, TAIL_WAIT_WINDOW, type ClusterBus, type Delivered } from './bus';
 import { encodeMessage, messageId, newEpoch, summaryOf } from './envelope';
 import { clusterNames } from './names';
 import { eventsMessage, heartbeatOf } from './testing';
@@ -251,6 +251,49 @@ describe('cluster bus on nats-server', () => {
       expect(b.acceptForWriter(subject, data(seq), seq)?.seq).toBe(seq);
     // Left: the other writer's messages within PARSED_KEPT of this writer's position.
     expect(b.keptVerdicts).toBe(PARSED_KEPT / 2);
+  });
+
+  it('lets the writer wait for the tail: until it reads the sequence, or at most a while, and only while a tail runs', async () => {
+    const b = await bus('wait');
+    await b.live();
+    const epoch = newEpoch();
+    for (let seq = 1; seq <= 6; seq++) await b.publish(eventsMessage('wait', 'n', epoch, seq, 1));
+    const settled = (p: Promise<void>) => {
+      let done = false;
+      void p.then(() => (done = true));
+      return async () => {
+        await new Promise((r) => setTimeout(r, 50));
+        return done;
+      };
+    };
+    // No tail: nothing to wait for.
+    expect(await settled(b.tailAt(3, 60_000))()).toBe(true);
+    const tail = b.tail(1);
+    expect((await tail.next()).value?.streamSeq).toBe(1);
+    // Read already: at once. Ahead: until the tail reads it.
+    expect(await settled(b.tailAt(1, 60_000))()).toBe(true);
+    const at3 = settled(b.tailAt(3, 60_000));
+    expect(await at3()).toBe(false);
+    await tail.next();
+    expect(await at3()).toBe(false);
+    await tail.next();
+    expect(await at3()).toBe(true);
+    // Further behind than the window: the writer parses for itself.
+    expect(await settled(b.tailAt(3 + TAIL_WAIT_WINDOW + 1, 60_000))()).toBe(true);
+    // A stalled tail: the wait ends after its time, and none waits again…
+    const started = Date.now();
+    await b.tailAt(5, 300);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(await settled(b.tailAt(5, 60_000))()).toBe(true);
+    // …until the tail has caught up with the writer.
+    const subject = b.names.eventSubject('n');
+    b.acceptForWriter(subject, encodeMessage(eventsMessage('wait', 'n', epoch, 4, 1)), 4);
+    await tail.next(); // 4
+    const at6 = settled(b.tailAt(6, 60_000));
+    expect(await at6()).toBe(false);
+    // A tail that stops lets its waiters go.
+    await tail.return(undefined);
+    expect(await at6()).toBe(true);
   });
 
   it("takes the tail's refusal for the writer without counting it twice", async () => {

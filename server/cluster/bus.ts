@@ -99,6 +99,14 @@ export const PARSED_KEPT = 4_096;
  */
 export const VERDICTS_KEPT = 65_536;
 
+/**
+ * How far (in stream messages) the writer may be ahead of the replica's tail and still wait for it
+ * (`tailAt`): within it the tail is about to read what the writer fetched, and every message is
+ * then parsed once, by the tail. Further ahead — a tail catching up from far behind — the writer
+ * parses for itself.
+ */
+export const TAIL_WAIT_WINDOW = 20_000;
+
 /** The tail's verdict on a message, for the writer: its size and summary, or refused. */
 interface Verdict {
   bytes: number;
@@ -141,6 +149,13 @@ export class ClusterBus {
   private readonly verdicts = new Map<number, Verdict>();
   /** The highest stream sequence each reader has accepted. */
   private readonly reached: Record<StreamReader, number> = { tail: 0, writer: 0 };
+  /** Tails of the whole stream running on this bus (what `tailAt` waits for). */
+  private tails = 0;
+  /** Writers waiting for the tail (`tailAt`), and the lowest sequence one waits for. */
+  private readonly tailWaiters = new Set<{ seq: number; done: () => void }>();
+  private tailWaitFrom = Infinity;
+  /** A wait timed out: none waits again until the tail has caught up with the writer. */
+  private tailLate = false;
 
   private constructor(
     readonly nc: NatsConnection,
@@ -284,8 +299,58 @@ export class ClusterBus {
           if (!oldest.done) this.verdicts.delete(oldest.value);
         }
       }
+      if (streamSeq >= this.tailWaitFrom) this.wakeTailWaiters();
     }
     return message;
+  }
+
+  /**
+   * Resolves once this replica's tail has read stream sequence `seq` (its verdicts then wait for
+   * the writer), or after `maxWaitMs`; at once when no tail of the whole stream runs here, when it
+   * has read `seq` already, or when it is more than TAIL_WAIT_WINDOW messages behind. The writer
+   * calls it before it parses a batch: a writer that runs ahead of the tail parses what the tail
+   * then parses again (its parses are kept for the tail only PARSED_KEPT messages ahead), and
+   * under a flood the writer, whose batches commit quickly, runs thousands of messages ahead of
+   * the tail, which has the view to fold and the streams to feed. Once a wait has timed out (the
+   * tail stalled) none waits again until the tail has caught up with the writer.
+   */
+  tailAt(seq: number, maxWaitMs: number): Promise<void> {
+    const behind = seq - this.reached.tail;
+    if (this.tails === 0 || behind <= 0 || behind > TAIL_WAIT_WINDOW || this.tailLate)
+      return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiter = {
+        seq,
+        done: () => {
+          clearTimeout(timer);
+          this.tailWaiters.delete(waiter);
+          // (a lower bound meanwhile: the next wake works it out again)
+          if (this.tailWaiters.size === 0) this.tailWaitFrom = Infinity;
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        this.tailLate = true;
+        waiter.done();
+      }, maxWaitMs);
+      this.tailWaiters.add(waiter);
+      this.tailWaitFrom = Math.min(this.tailWaitFrom, seq);
+    });
+  }
+
+  /** Writers waiting for the tail now (`tailAt`). */
+  get waitingForTail(): number {
+    return this.tailWaiters.size;
+  }
+
+  private wakeTailWaiters(): void {
+    const at = this.reached.tail;
+    let from = Infinity;
+    for (const w of this.tailWaiters) {
+      if (w.seq <= at) w.done();
+      else from = Math.min(from, w.seq);
+    }
+    this.tailWaitFrom = from;
   }
 
   /**
@@ -333,6 +398,8 @@ export class ClusterBus {
   ): BusMessage | undefined {
     if (streamSeq !== undefined) {
       if (streamSeq > this.reached[reader]) this.reached[reader] = streamSeq;
+      if (this.tailLate && reader === 'tail' && streamSeq >= this.reached.writer)
+        this.tailLate = false;
       const kept = reader === 'tail' ? this.parsed.get(streamSeq) : undefined;
       if (kept) {
         this.parsed.delete(streamSeq);
@@ -392,6 +459,8 @@ export class ClusterBus {
     const messages = await consumer.consume({ max_messages: 512 });
     const stop = () => void messages.close();
     options.signal?.addEventListener('abort', stop, { once: true });
+    const whole = options.node === undefined;
+    if (whole) this.tails++;
     try {
       if (options.signal?.aborted) return;
       for await (const m of messages) {
@@ -399,6 +468,7 @@ export class ClusterBus {
         if (message) yield { streamSeq: m.seq, subject: m.subject, message };
       }
     } finally {
+      if (whole && --this.tails === 0) for (const w of this.tailWaiters) w.done();
       options.signal?.removeEventListener('abort', stop);
       await messages.close().catch(() => {});
     }

@@ -185,6 +185,45 @@ describe('timeline writer: NATS → PostgreSQL', () => {
     await checkRuns(tl, { n: 150 });
   });
 
+  it("a writer ahead of its replica's tail waits for it: each message is parsed once, by the tail", async () => {
+    const { bus, tl } = await setup('once');
+    const nc = await connect({ servers: nats.url });
+    nc.publish(bus.names.eventSubject('n'), 'not json');
+    await nc.flush();
+    await nc.close();
+    const epoch = newEpoch();
+    for (let i = 0; i < 3; i++) await bus.publish(eventsMessage('once', 'n', epoch, 1 + 2 * i, 2));
+    // The tail reads the junk and the first events message, and stops there (nothing asks it for
+    // more yet).
+    const tail = bus.tail(1);
+    expect((await tail.next()).value?.streamSeq).toBe(2);
+    const w = writer(bus, tl, { tailWaitMs: 60_000 });
+    await until('the writer waiting for the tail', () => bus.waitingForTail === 1);
+    // It fetched all four and waits for the tail: nothing parsed, nothing written.
+    expect(w.stats.messages).toBe(0);
+    expect(await tl.count()).toBe(0);
+    for (let i = 0; i < 2; i++) expect((await tail.next()).done).toBe(false);
+    await until('handled', () => w.stats.messages === 4);
+    await tail.return(undefined);
+    expect(w.stats.refused).toBe(1);
+    expect(await tl.count()).toBe(6);
+    // The junk was parsed once (by the tail) and refused once: the writer took its verdict.
+    expect(bus.refusals.total('not-json')).toBe(1);
+  });
+
+  it('commits the end of a burst as soon as it is in, not when its fetch expires', async () => {
+    const { bus, tl } = await setup('burst');
+    const epoch = newEpoch();
+    for (let i = 0; i < 150; i++) await bus.publish(eventsMessage('burst', 'n', epoch, 1 + i, 1));
+    const started = Date.now();
+    // Batches of 100 and fetches that would wait 30 s for a full one: after the first 100 the
+    // consumer has 50 left, and the next fetch asks for those 50.
+    const w = writer(bus, tl, { fetchWaitMs: 30_000 });
+    await until('all written', async () => (await tl.count()) === 150);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(w.stats.batches).toBe(2);
+  });
+
   it('refused messages are terminated, counted and never written', async () => {
     const { bus, tl } = await setup('junk');
     const w = writer(bus, tl);

@@ -14,7 +14,13 @@ import { ClusterWriter } from './writer';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function fakeMsg(seq: number, message: BusMessage) {
-  const m = { subject: `ev.${message.node}`, data: encodeMessage(message), seq, acked: 0 };
+  const m = {
+    subject: `ev.${message.node}`,
+    data: encodeMessage(message),
+    seq,
+    info: { pending: 0 },
+    acked: 0,
+  };
   return Object.assign(m, {
     ack: () => void m.acked++,
     term: () => undefined,
@@ -42,6 +48,7 @@ describe('timeline writer (fake bus)', () => {
     const bus = {
       nc: { isClosed: () => false, flush: () => Promise.resolve() },
       writerConsumer: () => Promise.resolve(consumer),
+      tailAt: () => Promise.resolve(),
       acceptForWriter: (subject: string, data: Uint8Array) => {
         const parsed = parseBusMessage(data, 'c', subject.slice(3));
         return parsed.ok ? summaryOf(parsed.value) : undefined;

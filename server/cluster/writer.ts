@@ -28,6 +28,8 @@ export interface WriterOptions {
   fetchWaitMs?: number;
   /** JetStream redelivers a message not acknowledged within this (default 30 s). */
   ackWaitMs?: number;
+  /** How long a batch may wait for the replica's tail (default TAIL_WAIT_MS). */
+  tailWaitMs?: number;
   log?: (line: string) => void;
   /** Test hook: runs after a batch is read and before it is committed (each try). */
   beforeCommit?: () => Promise<void>;
@@ -46,6 +48,12 @@ export interface WriterStats {
   failing: boolean;
   lastError?: string;
 }
+
+/**
+ * How long a fetched batch may wait for the replica's tail to read it (ClusterBus.tailAt) before
+ * the writer parses it itself.
+ */
+export const TAIL_WAIT_MS = 2_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -105,10 +113,13 @@ export class ClusterWriter {
     let backoff = 100;
     let consumer: Awaited<ReturnType<ClusterBus['writerConsumer']>> | undefined;
     let ahead: Ahead | undefined;
+    const batch = this.options.batch ?? 1_000;
+    /** What the next fetch asks for (see below). */
+    let wanted = batch;
     const read = async (): Promise<JsMsg[]> => {
       consumer ??= await bus.writerConsumer(this.options.ackWaitMs);
       const it = await consumer.fetch({
-        max_messages: this.options.batch ?? 1_000,
+        max_messages: wanted,
         expires: Math.max(1_000, this.options.fetchWaitMs ?? 1_000),
       });
       const msgs: JsMsg[] = [];
@@ -121,10 +132,19 @@ export class ClusterWriter {
         if (msgs.length === 0) throw err;
         this.note(`a fetch ended early after ${msgs.length} messages`, err);
       }
+      // The next fetch asks for no more than the consumer had left after this one (each message
+      // says how many), so at the end of a burst it comes back as soon as they are in, rather
+      // than waiting out its expiry for a full batch; with none left it asks for a full batch.
+      const left = msgs.at(-1)?.info.pending ?? 0;
+      wanted = left > 0 ? Math.min(batch, left) : batch;
       return msgs;
     };
     const fetchAhead = (): Ahead => {
-      const done = read().then((msgs) => (a.batch = this.prepare(msgs)));
+      const done = read().then(async (msgs) => {
+        const last = msgs.at(-1);
+        if (last) await bus.tailAt(last.seq, this.options.tailWaitMs ?? TAIL_WAIT_MS);
+        return (a.batch = this.prepare(msgs));
+      });
       const a: Ahead = { batch: undefined, done };
       // Read below (an unread failure would be an unhandled rejection meanwhile).
       done.catch(() => undefined);
