@@ -151,9 +151,8 @@ export class ClusterBus {
   private readonly reached: Record<StreamReader, number> = { tail: 0, writer: 0 };
   /** Tails of the whole stream running on this bus (what `tailAt` waits for). */
   private tails = 0;
-  /** Writers waiting for the tail (`tailAt`), and the lowest sequence one waits for. */
+  /** Writers waiting for the tail (`tailAt`): the writer's batch, and the one read ahead. */
   private readonly tailWaiters = new Set<{ seq: number; done: () => void }>();
-  private tailWaitFrom = Infinity;
   /** A wait timed out: none waits again until the tail has caught up with the writer. */
   private tailLate = false;
 
@@ -299,7 +298,7 @@ export class ClusterBus {
           if (!oldest.done) this.verdicts.delete(oldest.value);
         }
       }
-      if (streamSeq >= this.tailWaitFrom) this.wakeTailWaiters();
+      for (const w of this.tailWaiters) if (w.seq <= streamSeq) w.done();
     }
     return message;
   }
@@ -324,8 +323,6 @@ export class ClusterBus {
         done: () => {
           clearTimeout(timer);
           this.tailWaiters.delete(waiter);
-          // (a lower bound meanwhile: the next wake works it out again)
-          if (this.tailWaiters.size === 0) this.tailWaitFrom = Infinity;
           resolve();
         },
       };
@@ -334,23 +331,12 @@ export class ClusterBus {
         waiter.done();
       }, maxWaitMs);
       this.tailWaiters.add(waiter);
-      this.tailWaitFrom = Math.min(this.tailWaitFrom, seq);
     });
   }
 
   /** Writers waiting for the tail now (`tailAt`). */
   get waitingForTail(): number {
     return this.tailWaiters.size;
-  }
-
-  private wakeTailWaiters(): void {
-    const at = this.reached.tail;
-    let from = Infinity;
-    for (const w of this.tailWaiters) {
-      if (w.seq <= at) w.done();
-      else from = Math.min(from, w.seq);
-    }
-    this.tailWaitFrom = from;
   }
 
   /**
