@@ -31,6 +31,7 @@ import { Kvm, type KV } from '@nats-io/kv';
 import {
   encodeMessage,
   messageId,
+  STREAM_MAX_MESSAGE_BYTES,
   summaryOf,
   type MessageSummary,
   type BusMessage,
@@ -210,7 +211,7 @@ export class ClusterBus {
       max_bytes: maxBytes,
       duplicate_window: nanos(Math.min(duplicateWindowMs, maxAgeMs)),
       num_replicas: replicas,
-      max_msg_size: 1024 * 1024,
+      max_msg_size: STREAM_MAX_MESSAGE_BYTES,
     };
   }
 

@@ -38,6 +38,8 @@ export const EVENTS_WIRE_ENVELOPE_VERSION = 2;
 export const MAX_EVENTS_PER_MESSAGE = 1024;
 /** Below NATS's default max_payload (1 MiB). */
 export const MAX_MESSAGE_BYTES = 900 * 1024;
+/** The stream's max_msg_size: no message on it, refused or not, is larger. */
+export const STREAM_MAX_MESSAGE_BYTES = 1024 * 1024;
 
 /** `<start ms in base 36>-<8 hex>`. */
 export const EPOCH = /^[0-9a-z]{1,11}-[0-9a-f]{8}$/;

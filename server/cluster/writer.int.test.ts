@@ -224,6 +224,35 @@ describe('timeline writer: NATS → PostgreSQL', () => {
     expect(w.stats.batches).toBe(2);
   });
 
+  it('a batch holds no more bytes than it may, whatever the messages weigh', async () => {
+    const { bus, tl } = await setup('heavy');
+    const nc = await connect({ servers: nats.url });
+    const heavy = new Uint8Array(700 * 1024).fill(0x7b); // "{{{…": refused as not JSON
+    for (let i = 0; i < 12; i++) nc.publish(bus.names.eventSubject('n'), heavy);
+    await nc.flush();
+    await nc.close();
+    const epoch = newEpoch();
+    for (let i = 0; i < 40; i++) await bus.publish(eventsMessage('heavy', 'n', epoch, 1 + i, 1));
+    // Room for three messages as large as the stream allows: each fetch asks for what is left
+    // of it, so the heavy ones go at most three a batch and the light ones many a batch.
+    const batches: { messages: number; bytes: number }[] = [];
+    const w = writer(bus, tl, {
+      batchBytes: 3 * 1024 * 1024,
+      beforeCommit: (b) => {
+        batches.push(b);
+        return Promise.resolve();
+      },
+    });
+    await until('all handled', () => w.stats.messages === 52);
+    expect(w.stats.refused).toBe(12);
+    expect(await tl.count()).toBe(40);
+    await checkRuns(tl, { n: 40 });
+    expect(Math.max(...batches.map((b) => b.bytes))).toBeLessThanOrEqual(3 * 1024 * 1024);
+    expect(Math.max(...batches.map((b) => b.messages))).toBeGreaterThan(3);
+    // 12 heavy ones three at a time, then the light ones: fetched a few at a time, but together.
+    expect(w.stats.batches).toBeLessThanOrEqual(6);
+  });
+
   it('refused messages are terminated, counted and never written', async () => {
     const { bus, tl } = await setup('junk');
     const w = writer(bus, tl);

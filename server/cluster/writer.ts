@@ -12,18 +12,22 @@
  *    JetStream it is still working on it (so no other writer takes it meanwhile), and
  *    acknowledges nothing until it commits.
  * Refused messages (malformed, foreign) are counted, logged and terminated (never redelivered).
+ * A batch is bounded in bytes as well as in messages (WRITER_BATCH_BYTES), whatever the agents
+ * publish.
  */
 import type { JsMsg } from '@nats-io/jetstream';
 import { logFn, rootLogger } from '@/server/log';
 import type { ClusterBus } from './bus';
-import { MSG_ID_HEADER } from './envelope';
+import { MSG_ID_HEADER, STREAM_MAX_MESSAGE_BYTES } from './envelope';
 import type { ClusterTimeline, PreparedInsert, StoredMessage } from './timeline/timeline';
 
 export interface WriterOptions {
   bus: ClusterBus;
   timeline: ClusterTimeline;
-  /** Messages per fetch (default 1,000). */
+  /** Messages per batch (default 1,000). */
   batch?: number;
+  /** Message bytes per batch (default WRITER_BATCH_BYTES). */
+  batchBytes?: number;
   /** How long a fetch waits for messages (default and minimum 1 s, JetStream's floor). */
   fetchWaitMs?: number;
   /** JetStream redelivers a message not acknowledged within this (default 30 s). */
@@ -32,7 +36,7 @@ export interface WriterOptions {
   tailWaitMs?: number;
   log?: (line: string) => void;
   /** Test hook: runs after a batch is read and before it is committed (each try). */
-  beforeCommit?: () => Promise<void>;
+  beforeCommit?: (batch: { messages: number; bytes: number }) => Promise<void>;
 }
 
 export interface WriterStats {
@@ -55,11 +59,23 @@ export interface WriterStats {
  */
 export const TAIL_WAIT_MS = 2_000;
 
+/**
+ * What one batch may hold in message bytes. nats.js cannot bound a fetch by messages and bytes
+ * together (and a fetch bounded by bytes alone takes at most 100 messages and waits out its
+ * expiry at a burst's end), so each fetch asks for no more messages than the room left would
+ * take were every one as large as the stream allows, and a batch takes fetches until it has its
+ * messages, the consumer has none left, or there is no room. The writer holds two batches at
+ * most: the one committing and the one read ahead.
+ */
+export const WRITER_BATCH_BYTES = 64 * 1024 * 1024;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A fetched batch, parsed and made ready to insert. */
 interface Batch {
   msgs: JsMsg[];
+  /** The messages' bytes. */
+  bytes: number;
   accepted: JsMsg[];
   refused: JsMsg[];
   insert: PreparedInsert;
@@ -114,36 +130,59 @@ export class ClusterWriter {
     let consumer: Awaited<ReturnType<ClusterBus['writerConsumer']>> | undefined;
     let ahead: Ahead | undefined;
     const batch = this.options.batch ?? 1_000;
-    /** What the next fetch asks for (see below). */
+    const batchBytes = this.options.batchBytes ?? WRITER_BATCH_BYTES;
+    const expires = Math.max(1_000, this.options.fetchWaitMs ?? 1_000);
+    /** What the next batch asks for (see below). */
     let wanted = batch;
-    const read = async (): Promise<JsMsg[]> => {
+    const read = async (): Promise<{ msgs: JsMsg[]; bytes: number }> => {
       consumer ??= await bus.writerConsumer(this.options.ackWaitMs);
-      const it = await consumer.fetch({
-        max_messages: wanted,
-        expires: Math.max(1_000, this.options.fetchWaitMs ?? 1_000),
-      });
       const msgs: JsMsg[] = [];
-      try {
-        for await (const m of it) msgs.push(m);
-      } catch (err) {
-        // The pull ended early (heartbeats missed while the event loop was busy, a disconnect):
-        // what it delivered is still this writer's to commit and acknowledge. Dropped, it sat
-        // unacknowledged until JetStream redelivered it after ack_wait (30 s without a commit).
-        if (msgs.length === 0) throw err;
-        this.note(`a fetch ended early after ${msgs.length} messages`, err);
+      let bytes = 0;
+      let target = wanted;
+      let left = 0;
+      // The batch's fetches together wait no longer than one would (JetStream's floor aside).
+      const deadline = Date.now() + expires;
+      while (msgs.length < target) {
+        const room = Math.floor((batchBytes - bytes) / STREAM_MAX_MESSAGE_BYTES);
+        const ask = Math.min(target - msgs.length, msgs.length === 0 ? Math.max(1, room) : room);
+        if (ask <= 0) break;
+        const before = msgs.length;
+        let ended = false;
+        try {
+          const it = await consumer.fetch({
+            max_messages: ask,
+            expires: Math.max(1_000, deadline - Date.now()),
+          });
+          for await (const m of it) {
+            msgs.push(m);
+            bytes += m.data.byteLength;
+          }
+        } catch (err) {
+          // The pull ended early (heartbeats missed while the event loop was busy, a disconnect):
+          // what it delivered is still this writer's to commit and acknowledge. Dropped, it sat
+          // unacknowledged until JetStream redelivered it after ack_wait (30 s without a commit).
+          if (msgs.length === 0) throw err;
+          this.note(`a fetch ended early after ${msgs.length} messages`, err);
+          ended = true;
+        }
+        left = msgs.at(-1)?.info.pending ?? 0;
+        // A fetch that came back short found the stream quiet: the batch is what came.
+        if (ended || msgs.length - before < ask) break;
+        // Otherwise the batch goes on as one fetch for all of it would have — but asks for no
+        // more than the consumer has left, if it has any, so it comes back as soon as they are in.
+        if (left > 0) target = Math.min(target, msgs.length + left);
       }
-      // The next fetch asks for no more than the consumer had left after this one (each message
-      // says how many), so at the end of a burst it comes back as soon as they are in, rather
-      // than waiting out its expiry for a full batch; with none left it asks for a full batch.
-      const left = msgs.at(-1)?.info.pending ?? 0;
+      // Likewise the next batch (each message says how many the consumer had left), so at the
+      // end of a burst it comes back at once rather than waiting out its expiry for a full batch;
+      // with none left it asks for a full batch.
       wanted = left > 0 ? Math.min(batch, left) : batch;
-      return msgs;
+      return { msgs, bytes };
     };
     const fetchAhead = (): Ahead => {
-      const done = read().then(async (msgs) => {
+      const done = read().then(async ({ msgs, bytes }) => {
         const last = msgs.at(-1);
         if (last) await bus.tailAt(last.seq, this.options.tailWaitMs ?? TAIL_WAIT_MS);
-        return (a.batch = this.prepare(msgs));
+        return (a.batch = this.prepare(msgs, bytes));
       });
       const a: Ahead = { batch: undefined, done };
       // Read below (an unread failure would be an unhandled rejection meanwhile).
@@ -189,7 +228,7 @@ export class ClusterWriter {
    * Parses a fetched batch (refusals counted and logged by the bus) and prepares its insert: each
    * accepted message is stored as it was read (its bytes), one row per message.
    */
-  private prepare(msgs: JsMsg[]): Batch {
+  private prepare(msgs: JsMsg[], bytes: number): Batch {
     const { bus, timeline } = this.options;
     const stored: StoredMessage[] = [];
     const refused: JsMsg[] = [];
@@ -203,7 +242,7 @@ export class ClusterWriter {
       accepted.push(m);
       stored.push({ streamSeq: m.seq, summary, body: m.data });
     }
-    return { msgs, accepted, refused, insert: timeline.prepareInsert(stored) };
+    return { msgs, bytes, accepted, refused, insert: timeline.prepareInsert(stored) };
   }
 
   private async commit(batch: Batch, readAhead: () => readonly JsMsg[]): Promise<void> {
@@ -214,7 +253,7 @@ export class ClusterWriter {
     for (;;) {
       if (this.stopped || bus.nc.isClosed()) return; // unacknowledged: redelivered elsewhere
       try {
-        await this.options.beforeCommit?.();
+        await this.options.beforeCommit?.({ messages: msgs.length, bytes: batch.bytes });
         if (bus.nc.isClosed()) return;
         const inserted = await timeline.insertPrepared(batch.insert);
         this.stats.failing = false;
