@@ -132,9 +132,23 @@ export async function startFailoverProxy(options: {
         } else up.on('data', read);
       }
       up.pipe(res);
-      // The replica died mid-stream: the browser sees the connection drop, as through a Service.
-      up.on('aborted', () => res.destroy());
-      up.on('error', () => res.destroy());
+      // The replica died mid-stream: the browser sees the connection drop, as through a Service —
+      // but gets what was already passed on (and tapped) first: destroyed at once, the bytes
+      // still queued to a browser slow to read were lost, and the page resumed from before events
+      // the tap had counted as handed over. Ending the socket sends them, then a FIN with the
+      // chunked body unfinished: a dropped connection to the browser all the same.
+      let dropped = false;
+      const drop = () => {
+        if (dropped) return;
+        dropped = true;
+        up.unpipe(res);
+        const socket = res.socket;
+        if (!socket) return void res.destroy();
+        socket.end();
+        setTimeout(() => res.destroy(), 5_000).unref();
+      };
+      up.on('aborted', drop);
+      up.on('error', drop);
     });
     upstream.on('error', (err: NodeJS.ErrnoException) => {
       if (res.headersSent) return void res.destroy();
