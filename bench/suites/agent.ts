@@ -2,7 +2,7 @@
  * agent_rss_mb and agent_cpu_pct: one `podscope agent` run as the DaemonSet runs it — the image's
  * esbuild bundle of the agent (deploy/image/build.ts bundleCli → cli/agent.mjs) under plain node
  * with the DaemonSet's process tuning, its NODE_OPTIONS and GLIBC_TUNABLES (read from the rendered
- * deploy/kubernetes, deploy/kubernetes/process-tuning.ts) —
+ * deploy/kubernetes, deploy/kubernetes/testing/process-tuning.ts) —
  * watching one simulated node of 110 pods × 3 containers at the kubelet's 1 s relist, publishing
  * to a real loopback nats-server, with a light crash-loop churn (1 container change per second),
  * and its 110 pod specs in the specs bucket as the API-view leader writes them (details
@@ -17,7 +17,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleCli } from '@/deploy/image/build';
-import { processTuning } from '@/deploy/kubernetes/process-tuning';
+import { processTuning } from '@/deploy/kubernetes/testing/process-tuning';
 import { openBus } from '@/server/cluster/bus';
 import { newApiEpoch } from '@/server/cluster/envelope';
 import { DEFAULT_CLUSTER } from '@/server/cluster/names';

@@ -28,7 +28,7 @@ import { streamSeqOfGid } from '@/server/cluster/global';
 import { summarizeFile, type FlameLine } from '../lib/profile';
 import { ConsoleServer, procCpuMs, ROOT, treeCpuMs } from '../lib/server';
 import { LoadGenerator } from '../lib/loadgen-process';
-import { nodeOption, processTuning } from '@/deploy/kubernetes/process-tuning';
+import { nodeOption, processTuning } from '@/deploy/kubernetes/testing/process-tuning';
 import { SseReader, watchFrame, watchUrl } from '../lib/sse';
 import { quantile, round, sleep } from '../lib/stats';
 import pg from 'pg';

@@ -10,7 +10,7 @@ import * as models from 'kubernetes-models';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import pkg from '@/package.json';
-import { objectId, podSpecOf, renderKustomization, type K8sObject } from './render';
+import { objectId, podSpecOf, renderKustomization, type K8sObject } from './testing/render';
 
 const here = join(process.cwd(), 'deploy', 'kubernetes');
 const component = (name: string) => join(here, 'components', name);

@@ -66,7 +66,8 @@ export {
   type CrashLoop,
   type CrashLoopInput,
 } from './crashloop';
-export { computePodQOS, getPodQOS, parseQuantity, type QOSClass } from './qos';
+export { computePodQOS, getPodQOS, type QOSClass } from './qos';
+export { memoryBytes, milliCpu, parseQuantity, resourceQuantity } from './quantity';
 export {
   INFERRED_ANNOTATION,
   INFERRED_SIDECAR_ANNOTATION,

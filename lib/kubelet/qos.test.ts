@@ -1,6 +1,6 @@
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { computePodQOS, getPodQOS, parseQuantity } from './qos';
+import { computePodQOS, getPodQOS } from './qos';
 
 const pod = (...containers: V1Container[]): V1Pod => ({ spec: { containers } });
 const c = (requests?: Record<string, string>, limits?: Record<string, string>): V1Container => ({
@@ -9,13 +9,6 @@ const c = (requests?: Record<string, string>, limits?: Record<string, string>): 
 });
 
 describe('qos', () => {
-  it('parses quantities', () => {
-    expect(parseQuantity('100m')).toBeCloseTo(0.1);
-    expect(parseQuantity('1Gi')).toBe(2 ** 30);
-    expect(parseQuantity('1.5k')).toBe(1500);
-    expect(parseQuantity('2e3')).toBe(2000);
-    expect(parseQuantity('banana')).toBeNaN();
-  });
   it('BestEffort without requests or limits', () => {
     expect(computePodQOS(pod(c()))).toBe('BestEffort');
     expect(computePodQOS(pod(c({ cpu: '0' })))).toBe('BestEffort');

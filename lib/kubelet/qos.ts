@@ -4,40 +4,8 @@
  * handled). A QoS class already in the pod status wins, as GetPodQOS returns it.
  */
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import { parseQuantity } from './quantity';
 import { isObj, specOf, str } from './util';
-
-const SUFFIX: Record<string, number> = {
-  n: 1e-9,
-  u: 1e-6,
-  m: 1e-3,
-  '': 1,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  P: 1e15,
-  E: 1e18,
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-  Pi: 2 ** 50,
-  Ei: 2 ** 60,
-};
-
-/** A Kubernetes quantity ("100m", "1.5Gi", "2e3") as a number; NaN when it does not parse. */
-export function parseQuantity(q: unknown): number {
-  if (typeof q === 'number') return Number.isFinite(q) ? q : Number.NaN;
-  const m =
-    /^\s*([+-]?(?:\d+\.?\d*|\.\d+))(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])?)\s*$/.exec(
-      str(q),
-    );
-  if (!m) return Number.NaN;
-  const base = Number(m[1]);
-  if (m[2]) return Number(`${m[1]}${m[2]}`);
-  const factor = SUFFIX[m[3] ?? ''];
-  return factor === undefined ? Number.NaN : base * factor;
-}
 
 const SUPPORTED = ['cpu', 'memory'] as const;
 
@@ -97,13 +65,13 @@ function qosOf(view: ReturnType<typeof specOf>): QOSClass {
     const res = isObj(c.resources) ? c.resources : {};
     for (const [name, q] of Object.entries(isObj(res.requests) ? res.requests : {})) {
       if (!(SUPPORTED as readonly string[]).includes(name)) continue;
-      const v = parseQuantity(q);
+      const v = parseQuantity(q) ?? 0;
       if (v > 0) requests.set(name, (requests.get(name) ?? 0) + v);
     }
     const found = new Set<string>();
     for (const [name, q] of Object.entries(isObj(res.limits) ? res.limits : {})) {
       if (!(SUPPORTED as readonly string[]).includes(name)) continue;
-      const v = parseQuantity(q);
+      const v = parseQuantity(q) ?? 0;
       if (v > 0) {
         found.add(name);
         limits.set(name, (limits.get(name) ?? 0) + v);

@@ -29,7 +29,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { DEFAULT_EVICTION_HARD, judge, thresholdAmount } from '@/lib/kubelet/pressure';
 import { LABELS, type NodeResources } from '@/lib/kubelet/runtime';
-import { parseQuantity } from './quantity';
+import { resourceQuantity } from '@/lib/kubelet/quantity';
 import type { DriverClock, DriverTimer } from './clock';
 
 export const EVICTION_MONITORING_MS = 10_000;
@@ -76,7 +76,7 @@ export function binaryQuantity(bytes: number): string {
 function memoryRequest(c: { resources?: { requests?: Record<string, unknown> } }): number {
   const q = c.resources?.requests?.memory;
   if (typeof q !== 'string' && typeof q !== 'number') return 0;
-  const parsed = parseQuantity(String(q));
+  const parsed = resourceQuantity(q);
   return parsed ?? 0;
 }
 

@@ -11,7 +11,7 @@
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { ANNOTATIONS, LABELS } from '@/lib/kubelet/runtime';
 import type { ContainerResourcesSpec, ContainerSpec, SandboxSpec } from '@/server/cri/types';
-import { memoryBytes, milliCpu } from './quantity';
+import { memoryBytes, milliCpu } from '@/lib/kubelet/quantity';
 import { fnv32a } from './spec';
 
 /** Minimum CPU shares (cm.MinShares) and the CFS period the kubelet uses (100 ms). */

@@ -4,7 +4,6 @@ import { ANNOTATIONS } from '@/lib/kubelet/runtime';
 import { podFromSpecAnnotation } from '@/lib/kubelet/spec';
 import { ConfigStore, makeEnvironmentVariables } from './env';
 import { buildSandboxSpec, containerResources, podLogsDirectory } from './labels';
-import { memoryBytes, milliCpu, parseQuantity } from './quantity';
 import { defaultImagePullPolicy, defaultPod, PodSpecError, uidGenerator } from './spec';
 
 const opts = { node: 'node-a', uid: () => 'uid-1', now: Date.UTC(2025, 0, 1), hostNetwork: true };
@@ -140,26 +139,7 @@ describe('the pod-spec annotation', () => {
   });
 });
 
-describe('quantities and resources', () => {
-  it.each([
-    ['128Mi', 134_217_728],
-    ['1Gi', 1_073_741_824],
-    ['500M', 500_000_000],
-    ['1e3', 1000],
-    ['0.5', 0.5],
-    ['250m', 0.25],
-  ])('parses %s', (text, value) => expect(parseQuantity(text)).toBe(value));
-
-  it.each(['', 'lots', '12Zi', '-1', '1 Gi x'])('rejects %j', (text) =>
-    expect(parseQuantity(text)).toBeUndefined(),
-  );
-
-  it('rounds memory up to bytes and CPU up to millicores', () => {
-    expect(memoryBytes('1.5')).toBe(2);
-    expect(milliCpu('0.1')).toBe(100);
-    expect(milliCpu('1')).toBe(1000);
-  });
-
+describe('resources', () => {
   it('turns limits and requests into Linux resources as the kubelet does', () => {
     expect(
       containerResources({
