@@ -1,6 +1,6 @@
 /**
  * "Running, not ready" in the panel's state machine, live on the npm-start demo: shop/cart's
- * readiness probe flaps (server/driver/demo.ts), so its selected container moves
+ * readiness probe flaps (server/demo/workload.ts), so its selected container moves
  * running → not ready → running, each move animated along its edge (the travelling dot) and
  * labelled with what the prober changed; the diagram's pill says the same with `data-ready`.
  */

@@ -12,7 +12,7 @@ import { CLIENT_MAX_BATCH } from '@/lib/transport';
 import { KUBELET_DEFAULTS, MAX_CONTAINER_RESTART_PERIOD_RANGE_MS } from '@/lib/kubelet/timings';
 import { DEFAULT_TIMEOUT_MS as DEFAULT_CRI_TIMEOUT_MS } from '@/server/cri/limits';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
-import { parseNodeIPs } from '@/server/engine/host-ips';
+import { parseNodeIPs } from '@/server/engine/node/host-ips';
 import { trustedProxies as trustedProxyList } from '@/server/security/kube/proxy-identity';
 import { ConfigError, fromEnv, isLoopback, NO_EMPTY, readTokenFile, type Env } from './config-env';
 

@@ -14,7 +14,7 @@ import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { criDefinitions } from '@/server/cri/proto';
 import { buildCreateContainerRequest, buildRunPodSandboxRequest } from '@/server/cri/requests';
 import type { SandboxSpec } from '@/server/cri/types';
-import { buildContainerSpec, buildSandboxSpec } from '@/server/driver/labels';
+import { buildContainerSpec, buildSandboxSpec } from '@/server/driver/spec/labels';
 import type { SimRuntime } from '@/server/sim';
 import { createRandom } from '@/lib/random';
 import type { CreateContainerRequest__Output } from '@/server/cri/generated/runtime/v1/CreateContainerRequest';

@@ -1,7 +1,7 @@
 /**
  * Synthetic agents for the cluster benchmarks: what N `podscope agent`s would publish, made by one
  * process. The events are real — recorded once from the real per-node engine
- * (server/engine/node-engine.ts, what the agent runs) watching a simulated node of the benchmark
+ * (server/engine/node/node-engine.ts, what the agent runs) watching a simulated node of the benchmark
  * population, first relist and a run of crash-loop churn — and replayed for every synthetic node
  * with its own name, pod uids, seqs and times, in envelopes built like the agent's outbox builds
  * them (one relist's events per message, within the envelope's limits).
@@ -26,8 +26,8 @@ import {
   type Heartbeat,
   type NodeState,
 } from '@/server/cluster/envelope';
-import { criRuntime } from '@/server/engine/cri-runtime';
-import { createNodeEngine } from '@/server/engine/node-engine';
+import { criRuntime } from '@/server/engine/relist/cri-runtime';
+import { createNodeEngine } from '@/server/engine/node/node-engine';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 import { startSimNode } from '@/server/sim';
 import { benchUid, Churner, NodePopulation } from './population';

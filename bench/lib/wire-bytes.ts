@@ -30,8 +30,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NodeUsage } from '@/lib/kubelet/usage';
-import { criRuntime } from '@/server/engine/cri-runtime';
-import { UsageSampler } from '@/server/engine/usage-sampler';
+import { criRuntime } from '@/server/engine/relist/cri-runtime';
+import { UsageSampler } from '@/server/engine/node/usage-sampler';
 import { startSimNode } from '@/server/sim';
 import { benchUid, Churner, NodePopulation } from './population';
 import { recordTemplates, SyntheticNode, type Templates } from './synthetic-nodes';
@@ -50,7 +50,7 @@ export interface WireBytesOptions {
   version?: WireVersion;
   /**
    * NodeUpdated usage events per container transition: a churning node records its usage every
-   * 10 s (server/engine/usage-sampler.ts); the scale run of 2026-12-03 carried 91 against 1,140
+   * 10 s (server/engine/node/usage-sampler.ts); the scale run of 2026-12-03 carried 91 against 1,140
    * transitions (default 0.08; 0: none).
    */
   usagePerTransition?: number;

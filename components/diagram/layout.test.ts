@@ -60,7 +60,7 @@ describe('cluster layout', () => {
   });
 
   it('carries the contract states: a crash-looping container, a Running pod, Ready nodes', () => {
-    // The demo's crash loop: payments-worker's `worker` exits 1 after 4 s (server/driver/demo.ts).
+    // The demo's crash loop: payments-worker's `worker` exits 1 after 4 s (server/demo/workload.ts).
     const api = layout.nodes
       .flatMap((n) => n.pods)
       .find((p) => p.pod.name.startsWith('payments-worker-'));
@@ -119,7 +119,7 @@ describe('cluster layout', () => {
 
   it('draws init containers before a divider, and sidecars first among the rest', () => {
     const pods = layout.nodes.flatMap((n) => n.pods);
-    // orders: two init containers, then the app (server/driver/demo.ts).
+    // orders: two init containers, then the app (server/demo/workload.ts).
     const orders = pods.find((p) => p.pod.name.startsWith('orders-'));
     expect(orders?.pills.map((p) => p.name)).toEqual(['wait-for-db', 'migrate', 'orders']);
     const [, migrate, app] = orders?.pills ?? [];

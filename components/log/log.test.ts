@@ -10,7 +10,7 @@ const tl = demoTimeline();
 const [node1, , node3] = tl.nodes;
 const final = reduceAll(tl.initial, tl.events);
 const pods = Object.values(final.nodes).flatMap((n) => Object.values(n.pods));
-// The demo's crash loop: payments-worker's `worker` exits 1 after 4 s (server/driver/demo.ts).
+// The demo's crash loop: payments-worker's `worker` exits 1 after 4 s (server/demo/workload.ts).
 const api = pods.find((p) => p.name.startsWith('payments-worker-'));
 const apiId = `${api?.uid}/worker`;
 const names = podNameIndex(tl.events, pods);

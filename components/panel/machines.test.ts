@@ -9,7 +9,7 @@ import { currentMachineState, findBySeq, lastTransition } from './transitions';
 const tl = demoTimeline();
 const node1 = tl.nodes[0] ?? '';
 const final = reduceAll(tl.initial, tl.events);
-// The demo's crash loop: payments-worker's `worker` exits 1 after 4 s (server/driver/demo.ts).
+// The demo's crash loop: payments-worker's `worker` exits 1 after 4 s (server/demo/workload.ts).
 const api = Object.values(final.nodes[node1]?.pods ?? {}).find((p) =>
   p.name.startsWith('payments-worker-'),
 );

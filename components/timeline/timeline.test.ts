@@ -70,7 +70,7 @@ describe('lanes', () => {
   });
 
   it('keeps the selection and troubled pods when lanes run out', () => {
-    // cart's readiness probe fails for 12 s of every 32 s (server/driver/demo.ts): a Warning
+    // cart's readiness probe fails for 12 s of every 32 s (server/demo/workload.ts): a Warning
     // (Unhealthy) every probe period, the most failures of any pod.
     const cart = pods.find((p) => p.name.startsWith('cart-'));
     const web = pods.find((p) => p.name.startsWith('web-'));

@@ -20,7 +20,7 @@ import { eventsMessage } from '@/server/cluster/testing';
 import { ClusterCheckpoints } from '@/server/cluster/timeline/checkpoints';
 import { KEEPER_ENTRY, KeeperThread } from '@/server/cluster/timeline/keeper-thread';
 import { openClusterTimeline } from '@/server/cluster/timeline/timeline';
-import { criRuntime } from '@/server/engine/cri-runtime';
+import { criRuntime } from '@/server/engine/relist/cri-runtime';
 import { Engine } from '@/server/engine/engine';
 import { memoryStore } from '@/server/engine/testing/memory-runtime';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';

@@ -113,7 +113,7 @@ function revive(value: unknown): void {
 /**
  * What JSON.stringify makes of an object before writing it (SerializeJSONProperty): its
  * `toJSON(key)` when it has one, then a boxed primitive unboxed. `key` may be an array index as a
- * number: it is made a string only for a toJSON call. Shared with server/engine/json-equal.ts.
+ * number: it is made a string only for a toJSON call. Shared with server/engine/pods/json-equal.ts.
  */
 export function unwrapJsonObject(v: object, key: string | number): unknown {
   let x: unknown = v;

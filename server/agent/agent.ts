@@ -1,5 +1,5 @@
 /**
- * `podscope agent`: one per node. Runs the per-node engine (server/engine/node-engine.ts) on the
+ * `podscope agent`: one per node. Runs the per-node engine (server/engine/node/node-engine.ts) on the
  * node's one CRI endpoint and publishes what it derives to the cluster bus.
  *
  *   relist ─▶ NodeEngine ─▶ outbox (bounded, never blocks) ─▶ publisher ─▶ JetStream
@@ -22,9 +22,9 @@ import { openBus, type ClusterBus } from '@/server/cluster/bus';
 import { ENVELOPE_VERSION, newEpoch, type BusMessage } from '@/server/cluster/envelope';
 import { checkClusterName, checkNodeName } from '@/server/cluster/names';
 import { Refusals } from '@/server/cluster/refusals';
-import { criRuntime } from '@/server/engine/cri-runtime';
-import { createNodeEngine, type NodeEngine } from '@/server/engine/node-engine';
-import type { RuntimeClient } from '@/server/engine/runtime-client';
+import { criRuntime } from '@/server/engine/relist/cri-runtime';
+import { createNodeEngine, type NodeEngine } from '@/server/engine/node/node-engine';
+import type { RuntimeClient } from '@/server/engine/relist/runtime-client';
 import type { EngineTimings } from '@/server/engine/timings';
 import { criAllowList } from './cri-allowlist';
 import { startAgentHttp, type AgentHttp } from './http';

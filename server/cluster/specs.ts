@@ -46,7 +46,7 @@ export interface NodeSpecRecord extends SpecHead {
   hostIPs: string[];
 }
 
-// What the kubelet's rules never read (lib/kubelet, server/engine/pod-view.ts), left out so a
+// What the kubelet's rules never read (lib/kubelet, server/engine/pods/pod-view.ts), left out so a
 // record stays small and carries nothing a node has no need of (env values, commands, volumes).
 const POD_SPEC_OMIT = new Set([
   'volumes',

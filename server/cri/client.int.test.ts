@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createClock } from '@/server/sim/clock';
+import { createClock } from '@/server/sim/clock/clock';
 import { RawListener } from '@/server/sim/listener';
 import { startSimNode } from '@/server/sim/node';
 import type { SimNode } from '@/server/sim/node';

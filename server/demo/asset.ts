@@ -7,7 +7,7 @@
  * Why at build time: a recording takes real time (the simulator, the drivers and the engine run
  * through every virtual second; about 10–40 s a virtual minute on a shared machine), so the
  * browser cannot wait for one, and a committed copy would freeze the workload of the day it was
- * made. A build records the workload (server/driver/demo.ts) and rules as they are in that build;
+ * made. A build records the workload (server/demo/workload.ts) and rules as they are in that build;
  * the stamp (a fingerprint of lib/, server/ and proto/) says which sources a file was made from,
  * so a build whose sources did not change does not record again. Deterministic: the same sources
  * give the same file (server/demo/record.int.test.ts).
@@ -51,7 +51,7 @@ export async function writeDemoAsset(
   const text = serializeTimelineFile(
     buildTimelineFile({
       title: 'Podscope demo',
-      notes: `The built-in demo workload (server/driver/demo.ts, seed ${r.seed}) on ${r.nodes.length} simulated nodes, recorded through the driver and the engine.`,
+      notes: `The built-in demo workload (server/demo/workload.ts, seed ${r.seed}) on ${r.nodes.length} simulated nodes, recorded through the driver and the engine.`,
       createdAt: r.start,
       from: r.start,
       to: r.end,

@@ -1,7 +1,7 @@
 /**
  * recordDemo: the browser demo's timeline (`?source=demo`), recorded from the same parts as
  * `npm start` — three simulated nodes, a kubelet stand-in on each running the built-in demo
- * workload (server/driver/demo.ts) with the demo's sped-up back-off, and the engine observing
+ * workload (server/demo/workload.ts) with the demo's sped-up back-off, and the engine observing
  * them — on a manual clock moved by the learn pump (server/learn/pump.ts). So the demo shows
  * what the kubelet's rules derive from a real (simulated) runtime; there is no second model.
  *
@@ -11,7 +11,7 @@
 import { KUBELET_DEFAULTS } from '@/lib/kubelet/timings';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import type { ClusterState } from '@/lib/timeline/state';
-import { DEMO_BACKOFF_SCALE, startDemoWorkload } from '@/server/driver/demo';
+import { DEMO_BACKOFF_SCALE, startDemoWorkload } from '@/server/demo/workload';
 import { pumpUntil } from '@/server/learn/pump';
 import { startClusterRig } from '@/server/learn/rig';
 import { DEFAULT_MANUAL_START } from '@/server/sim';

@@ -98,7 +98,7 @@ export class ManualClock implements DriverClock {
   }
 }
 
-/** A clock that schedules callbacks itself, as the simulator's virtual clock (server/sim/clock.ts) does. */
+/** A clock that schedules callbacks itself, as the simulator's virtual clock (server/sim/clock/clock.ts) does. */
 export interface SchedulingClock<Handle> {
   now(): number;
   after(ms: number, fn: () => void): Handle;

@@ -5,9 +5,9 @@
  * of its notes, put on the timeline (timeline-events.ts).
  */
 import type { HintProvider, PodHints } from '@/server/engine/hints';
-import type { ApiLink } from './api-link';
+import type { ApiLink } from './node/api-link';
 import type { DriverNote } from './notes';
-import type { PodWorker } from './pod-worker';
+import type { PodWorker } from './pod-worker/pod-worker';
 import { noteToTimelineEvent } from './timeline-events';
 
 export interface DriverHintSources {

@@ -3,10 +3,10 @@
  */
 import type { SyncError } from '@/lib/kubelet/runtime';
 import type { DriverClock } from './clock';
-import type { ConfigData } from './env';
+import type { ConfigData } from './spec/env';
 import type { ProbeNetwork } from './probes/network';
 import type { DriverRuntime } from './runtime';
-import type { WorkerPhase } from './worker-context';
+import type { WorkerPhase } from './pod-worker/worker-context';
 
 /** Podscope's own: stopped containers of a deleted pod stay this long before removal (see pod-worker.ts). */
 export const REMOVAL_DELAY_MS = 2_000;
@@ -43,7 +43,7 @@ export interface DriverOptions {
   uidSeed?: string;
   /**
    * How httpGet / tcpSocket probes and httpGet hooks reach pods. Default: real sockets from this
-   * process (a lab containerd on this machine). The simulator's model: server/sim/network.ts.
+   * process (a lab containerd on this machine). The simulator's model: server/sim/runtime/network.ts.
    */
   network?: ProbeNetwork;
   /** The node's IP, which host-network pods use as theirs (default 127.0.0.1). */

@@ -23,7 +23,7 @@ import { KUBELET_DEFAULTS } from '@/lib/kubelet/timings';
 import type { HintProvider } from '@/server/engine/hints';
 import { logFn, rootLogger } from '@/server/log';
 import { ActivityMeter } from './activity';
-import { ApiLink } from './api-link';
+import { ApiLink } from './node/api-link';
 import { systemClock, type DriverClock } from './clock';
 import { driverHints } from './driver-hints';
 import {
@@ -32,18 +32,18 @@ import {
   type DriverOptions,
   type DriverPod,
 } from './driver-options';
-import { ConfigStore } from './env';
-import { EvictionManager } from './eviction';
-import { ImageManager } from './images';
+import { ConfigStore } from './spec/env';
+import { EvictionManager } from './node/eviction';
+import { ImageManager } from './pod-worker/images';
 import type { DriverEvent, DriverNote } from './notes';
-import { PodWorker } from './pod-worker';
+import { PodWorker } from './pod-worker/pod-worker';
 import { socketNetwork } from './probes/network';
-import { DriverRelist } from './relist';
+import { DriverRelist } from './node/relist';
 import type { DriverRuntime } from './runtime';
-import { RuntimeState } from './runtime-state';
+import { RuntimeState } from './node/runtime-state';
 import { checkMutable, DriverRefusedError } from './safety';
-import { defaultPod, uidGenerator } from './spec';
-import { unsupportedFields, unsupportedWarning } from './unsupported';
+import { defaultPod, uidGenerator } from './spec/spec';
+import { unsupportedFields, unsupportedWarning } from './spec/unsupported';
 
 export type { DriverEvent, DriverNote } from './notes';
 export { DriverError } from './driver-options';

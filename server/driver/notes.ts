@@ -4,8 +4,8 @@
  * engine puts them on the timeline with their causes (server/engine), tests and the scenario
  * runner read them directly.
  */
-import type { HookNote } from './hooks';
-import type { KillEvent } from './kill';
+import type { HookNote } from './pod-worker/hooks';
+import type { KillEvent } from './pod-worker/kill';
 import type { ProbeNote } from './probes/manager';
 
 export type DriverEvent =

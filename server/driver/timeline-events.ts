@@ -10,7 +10,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { NewK8sEvent } from '@/server/engine/hints';
 import type { DriverNote } from './notes';
 import { probeTypeName } from './probes/spec';
-import { NETWORK_NOT_READY_REASON } from './runtime-state';
+import { NETWORK_NOT_READY_REASON } from './node/runtime-state';
 
 export const PODSCOPE_SOURCE = 'podscope';
 export const KUBELET_SOURCE = 'kubelet';

@@ -13,9 +13,9 @@ import {
 import type { ClusterState } from '@/lib/timeline/state';
 import type { LogFn } from '@/server/log';
 import type { HintProvider } from './hints';
-import type { Clock } from './node-watcher';
+import type { Clock } from './relist/node-watcher';
 import type { EngineStore } from './recorder';
-import type { RuntimeClient } from './runtime-client';
+import type { RuntimeClient } from './relist/runtime-client';
 import type { EngineTimings } from './timings';
 
 export interface EngineOptions {

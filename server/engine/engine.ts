@@ -30,11 +30,11 @@ import {
   restartPeriodOf,
   type EngineOptions,
 } from './engine-options';
-import { detectHostIPs } from './host-ips';
+import { detectHostIPs } from './node/host-ips';
 import { createEngineMetrics, setGauges, type EngineMetrics } from './metrics';
-import { createNodeEngine } from './node-engine';
-import { local, NodeTable } from './node-table';
-import type { Clock, NodeWatcher } from './node-watcher';
+import { createNodeEngine } from './node/node-engine';
+import { local, NodeTable } from './node/node-table';
+import type { Clock, NodeWatcher } from './relist/node-watcher';
 import { linkProviders } from './provider-links';
 import { Recorder } from './recorder';
 import { RelistPool } from './workers/pool';

@@ -17,7 +17,7 @@ export interface PodHints {
   podIsTerminal?: boolean;
   /** The prober's startup / readiness results (only a kubelet — or the API server — knows them). */
   probes?: ProbeResults;
-  /** Spec fields the kubelet stand-in does not implement (server/driver/unsupported.ts). */
+  /** Spec fields the kubelet stand-in does not implement (server/driver/spec/unsupported.ts). */
   unsupported?: string[];
   /** The kubelet's eviction manager evicted the pod: reason, message, when (lib/kubelet status.ts). */
   evicted?: { reason: string; message: string; at: number };

@@ -14,9 +14,9 @@ import { CriClient } from '@/server/cri/client';
 import { fromSimClock } from '@/server/driver/clock';
 import { Driver } from '@/server/driver/driver';
 import { startSimNode, type SimNode } from '@/server/sim';
-import { simProbeNetwork } from '@/server/sim/network';
+import { simProbeNetwork } from '@/server/sim/runtime/network';
 import { openStore, type TimelineStore } from '@/server/store';
-import { criRuntime } from './cri-runtime';
+import { criRuntime } from './relist/cri-runtime';
 import { Engine } from './engine';
 import { engineStore } from './store-adapter';
 

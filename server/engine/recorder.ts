@@ -22,7 +22,7 @@ import type { TimelineEvent, UnsequencedEvent } from '@/lib/timeline/events';
 import { reduceAll } from '@/lib/timeline/reducer';
 import { emptyState, own, type ClusterState } from '@/lib/timeline/state';
 import type { RangeQuery } from './api';
-import type { Clock } from './node-watcher';
+import type { Clock } from './relist/node-watcher';
 import type { LogFn } from '@/server/log';
 import { SHRINK_STEPS, shrinkEvent } from './shrink';
 

@@ -17,9 +17,9 @@ import {
   startContainerd,
   type ContainerdInstance,
 } from '@/test/containerd/harness';
-import { criRuntime } from './cri-runtime';
+import { criRuntime } from './relist/cri-runtime';
 import { Engine } from './engine';
-import type { NodeWatcher } from './node-watcher';
+import type { NodeWatcher } from './relist/node-watcher';
 import { engineStore } from './store-adapter';
 import { DEFAULT_ENGINE_TIMINGS } from './timings';
 

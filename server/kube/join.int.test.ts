@@ -11,7 +11,7 @@ import {
   type RuntimePodStatus,
   type RuntimeSandbox,
 } from '@/lib/kubelet/runtime';
-import { choosePodSpec, summarizeSpec } from '@/server/engine/pod-view';
+import { choosePodSpec, summarizeSpec } from '@/server/engine/pods/pod-view';
 import { FakeApiServer, FIXTURE_NOW, seed, UIDS, waitFor } from '@/test/fake-apiserver';
 import { KubeView } from './view';
 

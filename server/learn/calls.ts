@@ -11,7 +11,7 @@
  * through once they have been in flight a little while.
  */
 
-/** RPCs the simulator may hold until virtual time passes (server/sim/model.ts). */
+/** RPCs the simulator may hold until virtual time passes (server/sim/runtime/model.ts). */
 export const CLOCK_BOUND_CALLS: ReadonlySet<string> = new Set([
   'stopContainer',
   'execSync',

@@ -5,14 +5,14 @@
  * watcher is not started, and virtual time moves only when the pump (pump.ts) says so.
  */
 import { scaledBackoff } from '@/lib/kubelet/backoff';
-import { simProbeNetwork } from '@/server/sim/network';
+import { simProbeNetwork } from '@/server/sim/runtime/network';
 import { CriClient } from '@/server/cri/client';
 import { fromSimClock, type DriverClock } from '@/server/driver/clock';
 import { Driver } from '@/server/driver/driver';
-import { criRuntime } from '@/server/engine/cri-runtime';
+import { criRuntime } from '@/server/engine/relist/cri-runtime';
 import { Engine, type EngineTimings } from '@/server/engine/engine';
-import type { NodeWatcher } from '@/server/engine/node-watcher';
-import type { RuntimeClient } from '@/server/engine/runtime-client';
+import type { NodeWatcher } from '@/server/engine/relist/node-watcher';
+import type { RuntimeClient } from '@/server/engine/relist/runtime-client';
 import { engineStore } from '@/server/engine/store-adapter';
 import type { SimControl } from '@/server/scenarios/runner';
 import { createClock, startSimNode, type SimClock, type SimNode } from '@/server/sim';

@@ -5,11 +5,11 @@
 import { CriClient } from '@/server/cri/client';
 import { Driver } from '@/server/driver/driver';
 import { fromSimClock } from '@/server/driver/clock';
-import { DEMO_BACKOFF_SCALE, startDemoWorkload } from '@/server/driver/demo';
+import { DEMO_BACKOFF_SCALE, startDemoWorkload } from '@/server/demo/workload';
 import type { ProbeNetwork } from '@/server/driver/probes/network';
 import type { HintProvider } from '@/server/engine/hints';
 import type { SimClock, SimCluster } from '@/server/sim';
-import { simProbeNetwork } from '@/server/sim/network';
+import { simProbeNetwork } from '@/server/sim/runtime/network';
 
 export interface EmbeddedWorkload {
   drivers: Driver[];

@@ -11,7 +11,7 @@ import type { RuntimeContainer, RuntimePodStatus, RuntimeSandbox } from '@/lib/k
 import { LABELS } from '@/lib/kubelet/runtime';
 import type { ClusterState, PodView } from '@/lib/timeline/state';
 import type { HintProvider } from '@/server/engine/hints';
-import { summarizeSpec } from '@/server/engine/pod-view';
+import { summarizeSpec } from '@/server/engine/pods/pod-view';
 import type { DriverRuntime } from '@/server/driver/runtime';
 import { isNotFound } from '@/server/driver/runtime';
 

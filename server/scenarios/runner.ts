@@ -10,7 +10,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterState } from '@/lib/timeline/state';
 import type { DriverClock } from '@/server/driver/clock';
-import { clockDelay, raceClock } from '@/server/driver/kill';
+import { clockDelay, raceClock } from '@/server/driver/pod-worker/kill';
 import type { SimCondition } from '@/server/sim';
 import { check, type Check, type EvalContext } from './evaluate';
 import { startTaintEviction } from './taint-eviction';

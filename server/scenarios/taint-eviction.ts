@@ -5,7 +5,7 @@
  * the pod's own grace period). When a pod is due comes from the derived state: `evictionDueAt`,
  * i.e. when the node lifecycle controller's taint began (Ready left True) plus the pod's
  * tolerationSeconds (lib/kubelet/eviction.ts; 300 s by default). The deletion reaches the kubelet
- * when its API connection allows (server/driver/api-link.ts).
+ * when its API connection allows (server/driver/node/api-link.ts).
  */
 import type { ClusterState } from '@/lib/timeline/state';
 import type { DriverClock, DriverTimer } from '@/server/driver/clock';

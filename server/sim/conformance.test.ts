@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClock } from './clock';
-import { SimRpcError } from './errors';
-import { SimRuntime } from './model';
+import { createClock } from './clock/clock';
+import { SimRpcError } from './runtime/errors';
+import { SimRuntime } from './runtime/model';
 import { createRandom } from '@/lib/random';
 import { createRequest, podSpec, runPodRequest } from './testing';
 

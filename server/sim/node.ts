@@ -10,19 +10,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Server } from '@grpc/grpc-js';
-import { createClock } from './clock';
-import type { ClockConfig, SimClock } from './clock';
+import { createClock } from './clock/clock';
+import type { ClockConfig, SimClock } from './clock/clock';
 import { Faults } from './faults';
 import type { FaultConfig } from './faults';
 import { bindGrpc, clearSocket, endpointOf, RawListener } from './listener';
 import type { Address, RawMode } from './listener';
-import { SimRuntime } from './model';
-import type { EventsMode, SimCondition } from './model';
+import { SimRuntime } from './runtime/model';
+import type { EventsMode, SimCondition } from './runtime/model';
 import { createRandom } from '@/lib/random';
 import { createCriServer, DEFAULT_VERSION, EventStreams } from './server';
 import type { VersionInfo } from './server';
-import { StatsView } from './stats';
-import type { NodeCapacity, NodePressure } from './stats';
+import { StatsView } from './runtime/stats';
+import type { NodeCapacity, NodePressure } from './runtime/stats';
 
 export interface SimNodeOptions {
   name: string;

@@ -19,13 +19,13 @@ import type {
 import { criDefinitions } from '@/server/cri/proto';
 import type { ContainerEventResponse } from '@/server/cri/generated/runtime/v1/ContainerEventResponse';
 import { SIM_NODE_INFO_KEY } from '@/server/cri/convert';
-import { SimRpcError } from './errors';
+import { SimRpcError } from './runtime/errors';
 import { garbageMessage, padMessage } from './faults';
 import type { Faults, RpcName } from './faults';
-import { toCriImage } from './images';
-import type { SimRuntime } from './model';
+import { toCriImage } from './runtime/images';
+import type { SimRuntime } from './runtime/model';
 import type { Random } from '@/lib/random';
-import type { StatsView } from './stats';
+import type { StatsView } from './runtime/stats';
 
 export interface VersionInfo {
   runtimeName: string;

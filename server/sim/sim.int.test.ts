@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { CriClient, CriError, EventsUnimplementedError, decodeListContainers } from '@/server/cri';
 import type { RuntimeContainerEvent, SandboxSpec } from '@/server/cri';
-import { createClock } from './clock';
-import type { SimClock } from './clock';
+import { createClock } from './clock/clock';
+import type { SimClock } from './clock/clock';
 import { startSimCluster, startSimNode } from './node';
 import type { SimNode } from './node';
 

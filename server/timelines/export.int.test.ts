@@ -11,7 +11,7 @@ import { stateAtTime, timelineTimes } from '@/lib/timeline/file';
 import { CriClient } from '@/server/cri/client';
 import { fromSimClock } from '@/server/driver/clock';
 import { Driver } from '@/server/driver/driver';
-import { criRuntime } from '@/server/engine/cri-runtime';
+import { criRuntime } from '@/server/engine/relist/cri-runtime';
 import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
 import { createClock, startSimNode } from '@/server/sim';

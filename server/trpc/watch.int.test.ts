@@ -11,7 +11,7 @@ import { batchEvents, WireDecoder } from '@/lib/timeline/wire';
 import type { UnsequencedEvent } from '@/lib/timeline/events';
 import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
-import type { RuntimeClient } from '@/server/engine/runtime-client';
+import type { RuntimeClient } from '@/server/engine/relist/runtime-client';
 import { openStore } from '@/server/store';
 import { appRouter } from './root';
 import { testContext } from './testing/context';

@@ -13,10 +13,10 @@ import { emptyState } from '@/lib/timeline/state';
 import { CriClient } from '@/server/cri/client';
 import { fromSimClock } from '@/server/driver/clock';
 import { Driver } from '@/server/driver/driver';
-import { criRuntime } from '@/server/engine/cri-runtime';
+import { criRuntime } from '@/server/engine/relist/cri-runtime';
 import { Engine, type EngineTimings } from '@/server/engine/engine';
-import type { NodeWatcher } from '@/server/engine/node-watcher';
-import type { RuntimeClient } from '@/server/engine/runtime-client';
+import type { NodeWatcher } from '@/server/engine/relist/node-watcher';
+import type { RuntimeClient } from '@/server/engine/relist/runtime-client';
 import { engineStore } from '@/server/engine/store-adapter';
 import {
   createClock,

@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CriEvent } from '@/lib/timeline/events';
-import type { RuntimeClient } from '@/server/engine/runtime-client';
+import type { RuntimeClient } from '@/server/engine/relist/runtime-client';
 import { pod, readyOf, soundness, startRig, until, type Rig } from './rig';
 
 let rig: Rig | undefined;

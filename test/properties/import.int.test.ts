@@ -20,7 +20,7 @@ import {
 } from '@/lib/timeline/file';
 import { sampleFile } from '@/lib/timeline/file/testing';
 import { Engine } from '@/server/engine/engine';
-import type { RuntimeClient } from '@/server/engine/runtime-client';
+import type { RuntimeClient } from '@/server/engine/relist/runtime-client';
 import { engineStore } from '@/server/engine/store-adapter';
 import { openStore, type TimelineStore } from '@/server/store';
 import { TimelinesService } from '@/server/timelines/service';

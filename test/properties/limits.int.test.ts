@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UnsequencedEvent } from '@/lib/timeline/events';
 import { ConfigError, isLoopback, loadConfig } from '@/server/config';
 import { Engine } from '@/server/engine/engine';
-import type { RuntimeClient } from '@/server/engine/runtime-client';
+import type { RuntimeClient } from '@/server/engine/relist/runtime-client';
 import { engineStore } from '@/server/engine/store-adapter';
 import { openStore, type TimelineStore } from '@/server/store';
 import { createCaller } from '@/server/trpc/root';

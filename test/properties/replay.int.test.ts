@@ -18,7 +18,7 @@ import { reduce, reduceAll } from '@/lib/timeline/reducer';
 import { emptyState } from '@/lib/timeline/state';
 import { CriError } from '@/server/cri/errors';
 import { Engine } from '@/server/engine/engine';
-import type { RuntimeClient } from '@/server/engine/runtime-client';
+import type { RuntimeClient } from '@/server/engine/relist/runtime-client';
 import { engineStore } from '@/server/engine/store-adapter';
 import { openStore } from '@/server/store';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';

@@ -12,7 +12,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { CriClient } from '@/server/cri/client';
 import { fromSimClock } from '@/server/driver/clock';
-import { seededRandom } from '@/server/driver/demo';
+import { seededRandom } from '@/server/demo/workload';
 import { Driver } from '@/server/driver/driver';
 import { startSimCluster } from '@/server/sim';
 

@@ -1,6 +1,6 @@
 /// <reference types="vite/client" />
 /**
- * The component tests' demo timeline: the built-in demo workload (server/driver/demo.ts) on three
+ * The component tests' demo timeline: the built-in demo workload (server/demo/workload.ts) on three
  * simulated nodes, recorded through the driver and the engine (server/demo/record.ts) — what the
  * engine really derives, so the tests see the events and states the console really gets.
  *

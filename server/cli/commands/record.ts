@@ -6,7 +6,7 @@
 import { gzipSync } from 'node:zlib';
 import { serializeTimelineFile } from '@/lib/timeline/file';
 import { loadConfig } from '@/server/config';
-import { criRuntime } from '@/server/engine/cri-runtime';
+import { criRuntime } from '@/server/engine/relist/cri-runtime';
 import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
 import { logFn, rootLogger } from '@/server/log';

@@ -40,7 +40,7 @@ export interface SimArgs {
   speed: number;
   seed: string;
   events: 'stream' | 'unimplemented';
-  /** Run the demo workload (server/driver/demo) through a kubelet stand-in per node. */
+  /** Run the demo workload (server/demo/workload) through a kubelet stand-in per node. */
   demo?: boolean;
 }
 

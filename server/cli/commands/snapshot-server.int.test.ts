@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createHTTPServer } from '@trpc/server/adapters/standalone';
 import { afterAll, describe, expect, it } from 'vitest';
-import { criRuntime } from '@/server/engine/cri-runtime';
+import { criRuntime } from '@/server/engine/relist/cri-runtime';
 import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';

@@ -11,7 +11,7 @@ import { formatExplanation } from '@/lib/i18n/format';
 import { toJsonValue } from '@/lib/timeline/codec';
 import type { ClusterState, NodeView, PodView } from '@/lib/timeline/state';
 import type { NodeEndpoint } from '@/server/config';
-import { criRuntime } from '@/server/engine/cri-runtime';
+import { criRuntime } from '@/server/engine/relist/cri-runtime';
 import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
 import { computeSnapshotDrift } from '@/server/kube';

@@ -4,7 +4,7 @@
  * with its place: the file, the line and column for a syntax error (the `yaml` package's
  * position), the path of the field for a wrong shape (`items[1].spec.containers[0].image`) and
  * what was expected there. Shapes are checked here for what the driver relies on; the rest of
- * the API server's validation the driver does itself (server/driver/spec.ts), and its errors are
+ * the API server's validation the driver does itself (server/driver/spec/spec.ts), and its errors are
  * reported with the pod's path.
  */
 import type { V1Pod } from '@kubernetes/client-node';

@@ -2,7 +2,7 @@
  * How the driver's prober reaches a pod for httpGet and tcpSocket probes (and httpGet hooks).
  * The kubelet dials from the node (pkg/probe/http/http.go, pkg/probe/tcp/tcp.go); so does
  * `socketNetwork`, with real sockets — right for a lab containerd whose pods share the node's
- * network (the driver's default, hostNetwork). The simulator has no sockets: server/sim/network.ts
+ * network (the driver's default, hostNetwork). The simulator has no sockets: server/sim/runtime/network.ts
  * models its containers' listeners behind the same interface.
  *
  * Failures are thrown as ProbeNetworkError with Go's wording (`dial tcp 127.0.0.1:8080: connect:

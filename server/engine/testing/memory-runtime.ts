@@ -7,7 +7,7 @@ import type { TimelineEvent, UnsequencedEvent } from '@/lib/timeline/events';
 import { reduceAll } from '@/lib/timeline/reducer';
 import { emptyState } from '@/lib/timeline/state';
 import type { EngineStore } from '../recorder';
-import type { RuntimeClient } from '../runtime-client';
+import type { RuntimeClient } from '../relist/runtime-client';
 
 export function memoryStore(): EngineStore & { events: TimelineEvent[] } {
   const events: TimelineEvent[] = [];

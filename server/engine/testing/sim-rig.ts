@@ -15,11 +15,11 @@ import { Driver } from '@/server/driver/driver';
 import type { DriverOptions } from '@/server/driver/driver-options';
 import { createClock, startSimNode, type SimClock, type SimNode } from '@/server/sim';
 import { openStore, type TimelineStore } from '@/server/store';
-import { criRuntime } from '../cri-runtime';
+import { criRuntime } from '../relist/cri-runtime';
 import { Engine } from '../engine';
 import type { EngineOptions } from '../engine-options';
 import type { HintProvider } from '../hints';
-import type { NodeWatcher } from '../node-watcher';
+import type { NodeWatcher } from '../relist/node-watcher';
 import { engineStore } from '../store-adapter';
 import { DEFAULT_ENGINE_TIMINGS } from '../timings';
 

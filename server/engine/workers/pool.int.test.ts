@@ -13,7 +13,7 @@ import { reduceAll } from '@/lib/timeline/reducer';
 import { emptyState } from '@/lib/timeline/state';
 import { Churner, NodePopulation } from '@/bench/lib/population';
 import { startSimNode, type SimNode } from '@/server/sim';
-import { criRuntime } from '../cri-runtime';
+import { criRuntime } from '../relist/cri-runtime';
 import { Engine } from '../engine';
 import { memoryStore } from '../testing/memory-runtime';
 import { DEFAULT_ENGINE_TIMINGS } from '../timings';

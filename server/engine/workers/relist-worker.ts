@@ -16,8 +16,8 @@ import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import type { LogLevel } from '@/server/log';
-import { criRuntime } from '../cri-runtime';
-import { createNodeEngine, type NodeEngine, type NodeEngineOptions } from '../node-engine';
+import { criRuntime } from '../relist/cri-runtime';
+import { createNodeEngine, type NodeEngine, type NodeEngineOptions } from '../node/node-engine';
 import type { FromWorker, MetricCall, NodeStatus, ToWorker, WorkerConfig } from './protocol';
 
 const port = parentPort;
