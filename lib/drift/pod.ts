@@ -112,8 +112,9 @@ function conditionWhy(
     const nodeName = api.spec?.nodeName ?? '';
     const node = ctx.index.nodeByName.get(nodeName);
     const nodeReady = node?.status?.conditions?.find((c) => c.type === 'Ready')?.status;
-    // MarkPodsNotReady (node lifecycle controller) flips Ready only, when the node is not Ready.
-    if (type === 'Ready' && nodeReady !== undefined && nodeReady !== 'True') {
+    // MarkPodsNotReady (node lifecycle controller) flips Ready only, and only a node it judged
+    // Unknown keeps it so: a live kubelet (Ready=False) posts its own Ready over the mark.
+    if (type === 'Ready' && nodeReady === 'Unknown') {
       return explain('drift.condition.nodeController', { ...params, node: nodeName });
     }
     const probed = [...(api.spec?.containers ?? []), ...(api.spec?.initContainers ?? [])].some(

@@ -10,18 +10,37 @@
  * matching toleration — e.g. an inferred spec — gets that default.
  */
 import type { V1Pod, V1Toleration } from '@kubernetes/client-node';
+import { TAINT_NOT_READY, TAINT_UNREACHABLE } from '../controller/nodelifecycle';
 import type { Explanation } from './explanation';
 import type { NodeTimings } from './timings';
 import { asArray, finite, isObj, specOf, str } from './util';
 import { why } from './why';
 
-export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
-export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
+export { TAINT_NOT_READY, TAINT_UNREACHABLE };
+
+/** Why the kubelet posts Ready=False: the first of its errors (lib/kubelet/node.ts readyCauses). */
+export type NodeNotReadyCause =
+  | 'runtimeStatusPending'
+  | 'runtimeDown'
+  | 'plegNeverSucceeded'
+  | 'plegUnhealthy'
+  | 'runtimeNotReady'
+  | 'networkNotReady'
+  | 'networkUnknown';
 
 export interface NodeReadiness {
   status: 'True' | 'False' | 'Unknown';
   /** Epoch ms since which Ready has had this status. */
   since: number;
+  /**
+   * Unknown only: whether the node lifecycle controller marked the node's pods not ready
+   * (MarkPodsNotReady) — it does when it turns Ready from True to Unknown itself
+   * (lib/controller/nodelifecycle.ts markPodsNotReadyDecision), not when the kubelet had posted
+   * Ready=False before it fell silent. Absent: marked, the usual case.
+   */
+  podsMarked?: boolean;
+  /** False only: why the kubelet reports the node not ready. */
+  cause?: NodeNotReadyCause;
 }
 
 function matches(t: V1Toleration, key: string): boolean {

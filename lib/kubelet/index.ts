@@ -88,6 +88,7 @@ export {
   evictionDueAt,
   explainEviction,
   tolerationFor,
+  type NodeNotReadyCause,
   type NodeReadiness,
 } from './eviction';
 export {
@@ -95,6 +96,8 @@ export {
   DeadlineExceededReason,
   generateAPIPodStatus,
   hasAnyActiveRegularContainerStarted,
+  nodeLifecycleReady,
+  podsMarking,
   sortPodIPs,
   type GenerateAPIPodStatusInput,
   type GenerateAPIPodStatusResult,

@@ -123,6 +123,56 @@ describe('generateNodeConditions', () => {
     });
   });
 
+  it('Ready False says which error came first, for the pods (their Ready stands: the kubelet posts it)', () => {
+    const net: RuntimeCondition = { type: 'NetworkReady', status: false, reason: 'x', message: '' };
+    const r = generateNodeConditions(
+      healthy({ runtimeConditions: [ok[0] as RuntimeCondition, net] }),
+    );
+    expect(r.ready).toMatchObject({ status: 'False', cause: 'networkNotReady' });
+    expect(r.ready.podsMarked).toBeUndefined();
+    expect(generateNodeConditions(healthy({ lastStatusAt: T0 - 30_000 })).ready.cause).toBe(
+      'runtimeDown',
+    );
+    expect(generateNodeConditions(healthy()).ready.cause).toBeUndefined();
+  });
+
+  it('Unknown marks the pods only when the controller turns Ready from True (monitorNodeHealth)', () => {
+    const silent = (oldConditions: V1NodeCondition[], oldReady?: NodeConditionsInput['oldReady']) =>
+      generateNodeConditions({
+        now: T0 + 51_000,
+        lastRelistAt: T0,
+        lastContactAt: T0,
+        oldConditions,
+        ...(oldReady ? { oldReady } : {}),
+      }).ready;
+    const wasReady = generateNodeConditions(healthy()).conditions;
+    const net: RuntimeCondition = { type: 'NetworkReady', status: false, reason: 'x', message: '' };
+    const wasNotReady = generateNodeConditions(
+      healthy({ runtimeConditions: [ok[0] as RuntimeCondition, net] }),
+    ).conditions;
+    expect(silent(wasReady).podsMarked).toBe(true);
+    // The kubelet posted Ready=False, then fell silent: observed Ready was not True.
+    expect(silent(wasNotReady).podsMarked).toBe(false);
+    // Unknown kept from before: what was decided at the transition carries over.
+    const unknown = generateNodeConditions({
+      now: T0 + 51_000,
+      lastRelistAt: T0,
+      lastContactAt: T0,
+      oldConditions: wasNotReady,
+    });
+    expect(
+      silent(unknown.conditions, { status: 'Unknown', since: T0 + 50_000, podsMarked: false })
+        .podsMarked,
+    ).toBe(false);
+    expect(
+      silent(unknown.conditions, { status: 'Unknown', since: T0 + 50_000, podsMarked: true })
+        .podsMarked,
+    ).toBe(true);
+    // A node never heard from: no observed True, nothing marked.
+    const never = generateNodeConditions({ now: T0 + 61_000, startedAt: T0 });
+    expect(never.ready).toMatchObject({ status: 'Unknown', podsMarked: false });
+  });
+
   it('a missing NetworkReady condition reads as <nil>', () => {
     const r = generateNodeConditions(healthy({ runtimeConditions: [ok[0] as RuntimeCondition] }));
     expect(byType(r.conditions, 'Ready')?.message).toBe(
@@ -176,7 +226,7 @@ describe('generateNodeConditions', () => {
       lastHeartbeatTime: new Date(T0),
       lastTransitionTime: new Date(T0 + 50_000),
     });
-    expect(r.ready).toEqual({ status: 'Unknown', since: T0 + 50_000 });
+    expect(r.ready).toEqual({ status: 'Unknown', since: T0 + 50_000, podsMarked: true });
     expect(r.why.Ready).toMatchObject({
       id: 'node.ready.unknown',
       params: { seconds: 51, grace: 50 },

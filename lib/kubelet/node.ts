@@ -28,7 +28,14 @@
  * heard from has no conditions for node-startup-grace-period (60 s), then Unknown.
  */
 import type { V1NodeCondition } from '@kubernetes/client-node';
-import type { NodeReadiness } from './eviction';
+import {
+  markPodsNotReadyDecision,
+  NodeStatusNeverUpdatedMessage,
+  NodeStatusNeverUpdatedReason,
+  NodeStatusUnknownMessage,
+  NodeStatusUnknownReason,
+} from '../controller/nodelifecycle';
+import type { NodeNotReadyCause, NodeReadiness } from './eviction';
 import type { Explanation } from './explanation';
 import {
   DEFAULT_EVICTION_HARD,
@@ -52,10 +59,12 @@ export const NODE_CONDITION = {
   NetworkUnavailable: 'NetworkUnavailable',
 } as const;
 
-export const NodeStatusUnknownReason = 'NodeStatusUnknown';
-export const NodeStatusUnknownMessage = 'Kubelet stopped posting node status.';
-export const NodeStatusNeverUpdatedReason = 'NodeStatusNeverUpdated';
-export const NodeStatusNeverUpdatedMessage = 'Kubelet never posted node status.';
+export {
+  NodeStatusNeverUpdatedMessage,
+  NodeStatusNeverUpdatedReason,
+  NodeStatusUnknownMessage,
+  NodeStatusUnknownReason,
+} from '../controller/nodelifecycle';
 
 export interface NodeConditionsInput {
   now: number;
@@ -80,6 +89,8 @@ export interface NodeConditionsInput {
   resources?: NodeResources;
   /** The node's conditions as last derived. */
   oldConditions?: readonly V1NodeCondition[];
+  /** The readiness last derived (whether the controller marked the pods carries over). */
+  oldReady?: NodeReadiness;
   /** When Podscope began watching the node (a node never heard from counts from here). */
   startedAt?: number;
   timings?: Partial<NodeTimings>;
@@ -118,14 +129,15 @@ export function aggregateMessage(messages: readonly string[]): string {
   return seen.length === 1 ? (seen[0] ?? '') : `[${seen.join(', ')}]`;
 }
 
-type ReadyCause =
+type ReadyCause = { id: NodeNotReadyCause } & (
   | { id: 'runtimeStatusPending' }
   | { id: 'runtimeDown'; seconds: number }
   | { id: 'plegNeverSucceeded' }
   | { id: 'plegUnhealthy'; elapsedMs: number }
   | { id: 'runtimeNotReady'; cond: RuntimeCondition | undefined }
   | { id: 'networkNotReady'; cond: RuntimeCondition | undefined }
-  | { id: 'networkUnknown' };
+  | { id: 'networkUnknown' }
+);
 
 function findCondition(
   list: readonly V1NodeCondition[] | undefined,
@@ -314,7 +326,8 @@ export function generateNodeConditions(input: NodeConditionsInput): NodeConditio
             CONTROLLER,
           ),
         },
-        ready: { status: 'Unknown', since },
+        // No Ready condition yet: processPod leaves the pods to the next node pass.
+        ready: { status: 'Unknown', since, podsMarked: false },
         pressureObservedAt: isObj(inp.pressureObservedAt) ? { ...inp.pressureObservedAt } : {},
       };
     }
@@ -363,10 +376,27 @@ export function generateNodeConditions(input: NodeConditionsInput): NodeConditio
           : why('node.pressure.nodeUnknown', { condition: type }, CONTROLLER);
     }
     const ready = out[out.length - 1];
+    // MarkPodsNotReady ran when the controller turned a Ready=True node Unknown; an Unknown kept
+    // from before keeps what was decided then; a kubelet that posted Ready=False (or never
+    // posted) before it fell silent had its pods left as it last posted them.
+    const prevReady = findCondition(old, NODE_CONDITION.Ready);
+    const observed = prevReady
+      ? (str(prevReady.status) as 'True' | 'False' | 'Unknown')
+      : 'Unknown';
+    const podsMarked =
+      observed === 'Unknown' && prevReady
+        ? inp.oldReady?.status === 'Unknown'
+          ? inp.oldReady.podsMarked !== false
+          : true
+        : markPodsNotReadyDecision(observed, 'Unknown', false) === 'transition';
     return {
       conditions: out,
       why: whyOut,
-      ready: { status: 'Unknown', since: timeMs(ready?.lastTransitionTime) ?? now },
+      ready: {
+        status: 'Unknown',
+        since: timeMs(ready?.lastTransitionTime) ?? now,
+        podsMarked,
+      },
       pressureObservedAt: isObj(inp.pressureObservedAt) ? { ...inp.pressureObservedAt } : {},
     };
   }
@@ -467,7 +497,11 @@ export function generateNodeConditions(input: NodeConditionsInput): NodeConditio
   return {
     conditions: out,
     why: whyOut,
-    ready: { status: readyStatus, since: timeMs(ready.lastTransitionTime) ?? now },
+    ready: {
+      status: readyStatus,
+      since: timeMs(ready.lastTransitionTime) ?? now,
+      ...(causes[0] ? { cause: causes[0].id } : {}),
+    },
     pressureObservedAt,
   };
 }

@@ -268,6 +268,59 @@ describe('generateAPIPodStatus', () => {
     ).toBe(since + 30_000);
   });
 
+  it('the kubelet reports the node NotReady (network not ready): Ready stays as the kubelet computes it, only eviction follows', () => {
+    const since = T0 - 10_000;
+    const r = gen({
+      pod: pod(),
+      runtime: runtimeOf([record({ name: 'app' })]),
+      nodeReady: { status: 'False', since, cause: 'networkNotReady' },
+    });
+    expect(cond(r.status, 'Ready')?.status).toBe('True');
+    expect(r.why.conditions.Ready).toMatchObject({
+      id: 'condition.ready.kubeletReportsNodeNotReady',
+      params: { cause: 'networkNotReady' },
+    });
+    expect(r.evictionDueAt).toBe(since + 300_000);
+    // A pod the kubelet itself finds not ready keeps the kubelet's reason.
+    const unready = gen({
+      pod: pod(),
+      runtime: runtimeOf([record({ name: 'app', state: 'exited', exitCode: 1 })]),
+      nodeReady: { status: 'False', since, cause: 'runtimeDown' },
+    });
+    expect(cond(unready.status, 'Ready')?.status).toBe('False');
+    expect(unready.why.conditions.Ready?.id).toBe('condition.ready.containersNotReady');
+  });
+
+  it('Unknown after a kubelet-reported NotReady: no pod is marked, unless it came to the node while Unknown (processPod)', () => {
+    const since = T0 - 10_000;
+    const nodeReady = { status: 'Unknown', since, podsMarked: false } as const;
+    const kept = gen({ pod: pod(), runtime: runtimeOf([record({ name: 'app' })]), nodeReady });
+    expect(cond(kept.status, 'Ready')?.status).toBe('True');
+    expect(kept.why.conditions.Ready?.id).toBe('condition.ready.nodeUnknownNotMarked');
+    const bound = gen({
+      pod: pod(),
+      runtime: runtimeOf([record({ name: 'app' })]),
+      nodeReady,
+      newlyBound: true,
+    });
+    expect(cond(bound.status, 'Ready')).toMatchObject({
+      status: 'False',
+      lastTransitionTime: new Date(T0),
+    });
+    expect(bound.why.conditions.Ready).toMatchObject({
+      id: 'condition.ready.markedOnBinding',
+      params: { nodeStatus: 'Unknown' },
+    });
+    // After a True → Unknown the pods are marked whether new or not.
+    const marked = gen({
+      pod: pod(),
+      runtime: runtimeOf([record({ name: 'app' })]),
+      nodeReady: { status: 'Unknown', since, podsMarked: true },
+    });
+    expect(marked.why.conditions.Ready?.id).toBe('condition.ready.nodeNotReady');
+    expect(cond(marked.status, 'Ready')?.lastTransitionTime).toEqual(new Date(since));
+  });
+
   it('pod tolerations decide the eviction time; a toleration without seconds means never', () => {
     const since = T0;
     const tol = (tolerationSeconds?: number) =>

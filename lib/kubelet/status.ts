@@ -4,7 +4,10 @@
  * 001a80e975bb880d0fe60b304d30950fe661f278), the status manager's lastTransitionTime and startTime
  * bookkeeping (pkg/kubelet/status/status_manager.go updateStatusInternal), the active-deadline pod
  * sync handler (pkg/kubelet/active_deadline.go), and — because Podscope shows what the API shows — the
- * node lifecycle controller's MarkPodsNotReady while the node is not Ready.
+ * node lifecycle controller's MarkPodsNotReady where it applies (lib/controller/nodelifecycle.ts):
+ * when the controller turned the node's Ready from True to Unknown, and for a pod bound while the
+ * node is Unknown. A Ready=False the kubelet posts itself leaves the pod's Ready as the kubelet
+ * computes it.
  *
  * Every derived value comes with its explanation (`why`), shaped as PodWhy in lib/timeline/state.ts.
  */
@@ -26,6 +29,7 @@ import {
 import { convertToAPIContainerStatuses } from './convert';
 import { inferCrashLoops, type CrashLoop } from './crashloop';
 import { ErrCrashLoopBackOff } from './reasons';
+import { markReadyFalse } from '../controller/nodelifecycle';
 import { evictionDueAt, type NodeReadiness } from './eviction';
 import type { Explanation } from './explanation';
 import { explainContainerState } from './explain-container';
@@ -62,6 +66,12 @@ export interface GenerateAPIPodStatusInput {
    */
   evicted?: { reason: string; message: string; at: number };
   nodeReady?: NodeReadiness;
+  /**
+   * The pod is new to the node lifecycle controller (just bound, or first seen): processPod marks
+   * it not ready while the node is not Ready — it stays so while the node is Unknown, as no
+   * kubelet posts over it (a live kubelet writes its own Ready back at its next status sync).
+   */
+  newlyBound?: boolean;
   gates?: FeatureGates;
   timings?: Partial<NodeTimings>;
   /** Probe results learned elsewhere; without them a running container counts as started and ready. */
@@ -144,6 +154,88 @@ function firstSyncAfterExit(runtime: RuntimePodStatus, old: V1PodStatus, name: s
     !shows(before.state?.terminated?.containerID) &&
     !shows(before.lastState?.terminated?.containerID)
   );
+}
+
+const CONTROLLER = 'pkg/controller/nodelifecycle/node_lifecycle_controller.go';
+const MARK = 'pkg/controller/util/node/controller_utils.go MarkPodsNotReady';
+
+/**
+ * Whether the node lifecycle controller has marked this pod not ready, and why: `transition` — it
+ * turned the node's Ready from True to Unknown (monitorNodeHealth); `binding` — the pod came to
+ * the node while it was Unknown (processPod). While the node is False its kubelet is alive and
+ * posts the pod's own Ready; while it is True nothing is marked.
+ */
+export function podsMarking(
+  nodeReady: NodeReadiness | undefined,
+  newlyBound: boolean,
+): 'transition' | 'binding' | undefined {
+  if (!nodeReady || nodeReady.status !== 'Unknown') return undefined;
+  if (nodeReady.podsMarked !== false) return 'transition';
+  return newlyBound ? 'binding' : undefined;
+}
+
+/**
+ * The pod's Ready as the API server shows it once the node lifecycle controller has had its say:
+ * Ready=False where it marked the pod (podsMarking), with its why; the kubelet's Ready, with a why
+ * that says the controller left it, where the node is not Ready but the kubelet's Ready=True
+ * stands. `conditions` are the kubelet's; the why is undefined where the kubelet's own stands.
+ */
+export function nodeLifecycleReady(
+  conditions: readonly V1PodCondition[],
+  nodeReady: NodeReadiness | undefined,
+  newlyBound: boolean,
+  now: number,
+): {
+  conditions: V1PodCondition[];
+  why?: Explanation;
+  marking?: 'transition' | 'binding';
+} {
+  const marking = podsMarking(nodeReady, newlyBound);
+  const kubeletReady = conditions.find((c) => c.type === POD_CONDITION.Ready);
+  if (marking && kubeletReady) {
+    const marked = markReadyFalse(conditions, now);
+    if (!marked.changed) return { conditions: marked.conditions, marking };
+    const inputs = { nodeReady: 'Unknown', kubeletReady: str(kubeletReady.status) };
+    return {
+      conditions: marked.conditions,
+      marking,
+      why:
+        marking === 'transition'
+          ? why(
+              'condition.ready.nodeNotReady',
+              { nodeStatus: 'Unknown' },
+              `${CONTROLLER} monitorNodeHealth → ${MARK}`,
+              { ...inputs, observedNodeReady: 'True' },
+            )
+          : why(
+              'condition.ready.markedOnBinding',
+              { nodeStatus: 'Unknown' },
+              `${CONTROLLER} processPod → ${MARK}`,
+              inputs,
+            ),
+    };
+  }
+  if (nodeReady && nodeReady.status !== 'True' && kubeletReady?.status === 'True') {
+    // The kubelet still posts this pod's status: its Ready stands, only the taint follows.
+    return {
+      conditions: [...conditions],
+      why:
+        nodeReady.status === 'False'
+          ? why(
+              'condition.ready.kubeletReportsNodeNotReady',
+              { cause: nodeReady.cause ?? 'other' },
+              `${CONTROLLER} monitorNodeHealth (Ready=False from the kubelet: no MarkPodsNotReady)`,
+              { nodeReady: 'False' },
+            )
+          : why(
+              'condition.ready.nodeUnknownNotMarked',
+              {},
+              `${CONTROLLER} monitorNodeHealth (observed Ready was not True: no MarkPodsNotReady)`,
+              { nodeReady: 'Unknown' },
+            ),
+    };
+  }
+  return { conditions: [...conditions] };
 }
 
 /** pkg/kubelet/active_deadline.go */
@@ -400,26 +492,17 @@ export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): Generate
   add(containersReadyDecision(pod, oldStatus, all, phase, gates));
   add(podScheduledDecision(pod, oldStatus, gates));
 
-  // The node controller marks the pods of a not-ready node Ready=False (MarkPodsNotReady).
+  // The node lifecycle controller's MarkPodsNotReady, where it applies.
   const nodeReady = isObj(input.nodeReady) ? input.nodeReady : undefined;
-  if (nodeReady && nodeReady.status !== 'True') {
-    const i = conditions.findIndex((c) => c.type === POD_CONDITION.Ready);
-    const ready = conditions[i];
-    if (ready && ready.status !== 'False') {
-      conditions[i] = { ...ready, status: 'False' };
-      whyConditions[POD_CONDITION.Ready] = why(
-        'condition.ready.nodeNotReady',
-        { nodeStatus: nodeReady.status },
-        'pkg/controller/util/node/controller_utils.go MarkPodsNotReady',
-        { nodeReady: nodeReady.status },
-      );
-    }
-  }
+  const controller = nodeLifecycleReady(conditions, nodeReady, input.newlyBound === true, now);
+  conditions.splice(0, conditions.length, ...controller.conditions);
+  if (controller.why) whyConditions[POD_CONDITION.Ready] = controller.why;
+  const marking = controller.marking;
 
   // lastTransitionTime: kept while the status is unchanged (status manager), else now.
   const nowTime = apiTime(now);
   const markedAt =
-    nodeReady && nodeReady.status !== 'True' ? apiTime(finite(nodeReady.since, now)) : undefined;
+    marking === 'transition' && nodeReady ? apiTime(finite(nodeReady.since, now)) : undefined;
   for (let i = 0; i < conditions.length; i++) {
     const c = conditions[i];
     if (

@@ -9,13 +9,14 @@ import en from '../../messages/en/why.json';
 import zh from '../../messages/zh-CN/why.json';
 import { WHY, type WhyId } from './why';
 
-type Kind = 'plain' | 'number';
+type Kind = 'plain' | 'number' | 'select';
 
 /** The arguments of an ICU message: name → how it is used (plural/number → number). */
 function icuArguments(message: string): Map<string, Kind> {
   const out = new Map<string, Kind>();
   const note = (name: string, kind: Kind) => {
-    if (out.get(name) !== 'number') out.set(name, kind);
+    const had = out.get(name);
+    if (had !== 'number' && had !== 'select') out.set(name, kind);
   };
   const matching = (s: string, open: number): number => {
     let depth = 0;
@@ -44,7 +45,11 @@ function icuArguments(message: string): Map<string, Kind> {
         const type = (comma2 < 0 ? rest : rest.slice(0, comma2)).trim();
         note(
           name,
-          type === 'plural' || type === 'selectordinal' || type === 'number' ? 'number' : 'plain',
+          type === 'plural' || type === 'selectordinal' || type === 'number'
+            ? 'number'
+            : type === 'select'
+              ? 'select'
+              : 'plain',
         );
         if (comma2 >= 0 && (type === 'plural' || type === 'select' || type === 'selectordinal')) {
           const cases = rest.slice(comma2 + 1);

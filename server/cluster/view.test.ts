@@ -97,6 +97,66 @@ describe('cluster view', () => {
     expect(v.snapshot(12_100).nodes.n?.conditions.some((c) => c.status === 'Unknown')).toBe(false);
   });
 
+  it("an agent silent past the grace period: the node lifecycle controller's MarkPodsNotReady on its pods when Ready was True, not when the kubelet had reported NotReady", () => {
+    const podWithReady = (node: string, seq: number, uid: string): BusMessage => {
+      const m = podAdded(node, e1, seq, uid);
+      const ev = (m as { events: PodEvent[] }).events[0] as PodEvent & { pod: object };
+      ev.pod = {
+        uid,
+        name: uid,
+        namespace: 'default',
+        node,
+        specSource: 'inferred',
+        spec: { restartPolicy: 'Always', initContainers: [], containers: [], hostNetwork: false },
+        status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+        why: { phase: { id: 'x' }, conditions: {}, containers: {} },
+        createdAt: 1,
+      };
+      return m;
+    };
+    const readyAs = (node: string, seq: number, status: string): BusMessage => ({
+      v: ENVELOPE_VERSION,
+      type: 'events',
+      cluster: C,
+      node,
+      epoch: e1,
+      seq,
+      t: 3,
+      events: [
+        {
+          kind: 'node',
+          type: 'NodeConditionChanged',
+          seq,
+          t: 3,
+          node,
+          condition: { type: 'Ready', status, lastTransitionTime: new Date(3) },
+        },
+      ],
+    });
+    const v = new ClusterView({ graceMs: 1_000 });
+    let s = 0;
+    const d = (message: BusMessage) => ({ streamSeq: ++s, subject: 'x', message });
+    for (const [node, status] of [
+      ['was-ready', 'True'],
+      ['was-not-ready', 'False'],
+    ] as const) {
+      v.apply(d(nodeAdded(node, e1, 1)));
+      v.apply(d(podWithReady(node, 2, `${node}-pod`)));
+      v.apply(d(readyAs(node, 3, status)));
+      v.heartbeat(heartbeatOf(C, node, e1, 3, 10_000), 10_000);
+    }
+    const ready = (node: string, at: number) =>
+      v
+        .snapshot(at)
+        .nodes[node]?.pods[`${node}-pod`]?.status.conditions?.find((c) => c.type === 'Ready');
+    expect(ready('was-ready', 10_500)?.status).toBe('True');
+    expect(ready('was-ready', 11_500)?.status).toBe('False');
+    expect(
+      v.snapshot(11_500).nodes['was-ready']?.pods['was-ready-pod']?.why.conditions.Ready?.id,
+    ).toBe('condition.ready.nodeNotReady');
+    expect(ready('was-not-ready', 11_500)?.status).toBe('True');
+  });
+
   it('counts a node that joins with its events ahead of its heartbeat from when it was first heard of', () => {
     let now = 0;
     const v = new ClusterView({ graceMs: 1_000, startedAt: 0, clock: () => now });

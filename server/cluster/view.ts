@@ -16,9 +16,9 @@
  * itself when heartbeats return. Two agents heartbeating for one node name with different runs
  * within the grace period are a conflict (`conflicts()`), shown rather than merged.
  */
-import { generateNodeConditions } from '@/lib/kubelet';
+import { generateNodeConditions, nodeLifecycleReady, type NodeReadiness } from '@/lib/kubelet';
 import { reduceAll } from '@/lib/timeline/reducer';
-import { own, type ClusterState, type NodeView } from '@/lib/timeline/state';
+import { own, setOwn, type ClusterState, type NodeView, type PodView } from '@/lib/timeline/state';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { TimeSlice } from '@/server/time-slice';
 import type { ClusterBus, Delivered } from './bus';
@@ -297,6 +297,7 @@ export class ClusterView {
         conditions: judged.conditions,
         why: { ...view.why, ...judged.why },
         health: { ...view.health, connected: false },
+        pods: markedPods(view.pods, judged.ready),
       };
     }
     return nodes ? { ...state, nodes } : state;
@@ -306,6 +307,32 @@ export class ClusterView {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+}
+
+/**
+ * The pods of a node judged out of contact as the API server then shows them: the node lifecycle
+ * controller marked them not ready if it turned the node's Ready from True to Unknown
+ * (lib/kubelet nodeLifecycleReady; the mark dates from the transition).
+ */
+function markedPods(pods: Record<string, PodView>, ready: NodeReadiness): Record<string, PodView> {
+  const out: Record<string, PodView> = {};
+  for (const uid of Object.keys(pods)) {
+    const p = own(pods, uid);
+    if (!p) continue;
+    const r = nodeLifecycleReady(p.status.conditions ?? [], ready, false, ready.since);
+    setOwn(
+      out,
+      uid,
+      r.why
+        ? {
+            ...p,
+            status: { ...p.status, conditions: r.conditions },
+            why: { ...p.why, conditions: { ...p.why.conditions, Ready: r.why } },
+          }
+        : p,
+    );
+  }
+  return out;
 }
 
 /**

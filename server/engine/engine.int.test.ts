@@ -92,7 +92,7 @@ describe('engine over a simulated node', () => {
     expect(view.find((p) => p.name === 'forever')?.status.phase).toBe('Running');
   }, 60_000);
 
-  it('a runtime that goes away while its kubelet still posts status: Ready=False "container runtime is down" after 30 s, not Unknown; pods not ready; and it recovers', async () => {
+  it('a runtime that goes away while its kubelet still posts status: Ready=False "container runtime is down" after 30 s, not Unknown; the pod keeps the kubelet’s Ready; and it recovers', async () => {
     const r = await rig({ nodeMonitorGraceMs: 5_000 });
     await r.driver.apply(pod('web', ['sleep', 'infinity']));
     await r.run(3_000);
@@ -111,7 +111,12 @@ describe('engine over a simulated node', () => {
     const web = Object.values(r.engine.snapshot().nodes['node-a']?.pods ?? {}).find(
       (p) => p.name === 'web',
     );
-    expect(web?.status.conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
+    // The kubelet still posts: no MarkPodsNotReady, only the not-ready taint's eviction clock.
+    expect(web?.status.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+    expect(web?.why.conditions.Ready).toMatchObject({
+      id: 'condition.ready.kubeletReportsNodeNotReady',
+      params: { cause: 'runtimeDown' },
+    });
     expect(web?.evictionDueAt).toBeGreaterThan(r.clock.now());
     expect(recorded(r.store).some((e) => e.kind === 'cri' && e.type === 'RelistFailed')).toBe(true);
 
@@ -148,6 +153,9 @@ describe('engine over a simulated node', () => {
       (p) => p.name === 'web',
     );
     expect(web?.status.containerStatuses?.[0]?.state?.running).toBeDefined();
+    // The controller turned Ready True → Unknown: it marks the pod not ready.
+    expect(web?.status.conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
+    expect(web?.why.conditions.Ready?.id).toBe('condition.ready.nodeNotReady');
     r.driver.partition(false);
     await r.run(1_000);
     expect(ready()?.status).toBe('True');

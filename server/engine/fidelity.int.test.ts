@@ -256,3 +256,70 @@ describe('container resources through the engine (ListContainerStats)', () => {
     expect(usageEvents()).toBe(2);
   });
 });
+
+describe("the node lifecycle controller's MarkPodsNotReady through the engine (issue 32)", () => {
+  const probed = (name: string): V1Pod => ({
+    metadata: { name, namespace: 'test' },
+    spec: {
+      hostNetwork: false,
+      containers: [
+        {
+          name: 'app',
+          image: 'podscope.local/busybox:1',
+          command: ['sleep', '3600'],
+          readinessProbe: { exec: { command: ['true'] }, periodSeconds: 1 },
+        },
+      ],
+    },
+  });
+  const readyOf = (p: ReturnType<SimEngineRig['pod']>) =>
+    p?.status.conditions?.find((c) => c.type === 'Ready');
+  const nodeReady = (r: SimEngineRig) =>
+    r.engine.snapshot().nodes['node-a']?.conditions.find((c) => c.type === 'Ready');
+
+  it('the runtime network is not ready: the kubelet reports the node NotReady and the pod keeps its Ready=True (only the taint and eviction follow)', async () => {
+    const r = await rig();
+    const uid = (await r.driver.apply(probed('web'))).metadata?.uid ?? '';
+    await r.run(5_000);
+    expect(readyOf(r.pod(uid))?.status).toBe('True');
+    r.sim.setCondition('NetworkReady', {
+      status: false,
+      reason: 'NetworkPluginNotReady',
+      message: 'Network plugin returns error: cni plugin not initialized',
+    });
+    await r.watcher.readStatus();
+    await r.run(15_000);
+    expect(nodeReady(r)).toMatchObject({ status: 'False', reason: 'KubeletNotReady' });
+    expect(nodeReady(r)?.message).toContain('container runtime network not ready');
+    const p = r.pod(uid);
+    expect(readyOf(p)?.status).toBe('True');
+    expect(p?.why.conditions.Ready).toMatchObject({
+      id: 'condition.ready.kubeletReportsNodeNotReady',
+      params: { cause: 'networkNotReady' },
+    });
+    expect(p?.evictionDueAt).toBeGreaterThan(r.clock.now());
+  });
+
+  it('the kubelet falls silent (partition): the controller turns Ready True → Unknown and marks the pod not ready; the kubelet’s next post puts it back', async () => {
+    const r = await rig();
+    const uid = (await r.driver.apply(probed('cache'))).metadata?.uid ?? '';
+    await r.run(5_000);
+    expect(readyOf(r.pod(uid))?.status).toBe('True');
+    r.driver.partition(true);
+    // The runtime keeps answering its Status calls (the rig reads them only when asked).
+    for (let i = 0; i < 12; i++) {
+      await r.watcher.readStatus();
+      await r.run(5_000, 1_000);
+    }
+    expect(nodeReady(r)).toMatchObject({ status: 'Unknown', reason: 'NodeStatusUnknown' });
+    const p = r.pod(uid);
+    expect(readyOf(p)?.status).toBe('False');
+    expect(p?.why.conditions.Ready?.id).toBe('condition.ready.nodeNotReady');
+    expect(p?.status.containerStatuses?.[0]?.state?.running).toBeDefined();
+    expect(p?.status.conditions?.find((c) => c.type === 'ContainersReady')?.status).toBe('True');
+    r.driver.partition(false);
+    await r.run(2_000);
+    expect(nodeReady(r)?.status).toBe('True');
+    expect(readyOf(r.pod(uid))?.status).toBe('True');
+  });
+});

@@ -34,7 +34,7 @@ import { startRig } from './rig';
 import type { RecordedStep, Recording } from './types';
 
 /** Bump when a recording's content changes meaning: cached recordings of older versions are dropped. */
-export const RECORDING_VERSION = 4;
+export const RECORDING_VERSION = 5;
 /** Scenario time between a step's outcome and the next step's action (one poll of the runner). */
 const SETTLE_MS = DEFAULT_POLL_MS;
 export const RECORDING_NODE = 'worker-1';

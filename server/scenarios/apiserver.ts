@@ -14,8 +14,8 @@
  *   node-monitor-period 5 s): a node heard from neither by Lease nor by status for
  *   node-monitor-grace-period (50 s) gets Ready, MemoryPressure, DiskPressure and PIDPressure
  *   Unknown (NodeStatusUnknown, "Kubelet stopped posting node status."), the
- *   node.kubernetes.io/unreachable:NoExecute taint, and its pods Ready=False (MarkPodsNotReady,
- *   pkg/controller/util/node);
+ *   node.kubernetes.io/unreachable:NoExecute taint, and — when its Ready was True — its pods
+ *   Ready=False (MarkPodsNotReady, lib/controller/nodelifecycle.ts);
  * - deletion: a graceful `delete` or a taint eviction (taint-eviction.ts) sets deletionTimestamp
  *   and leaves the object until the kubelet confirms; `forceDelete` (kubectl delete --force
  *   --grace-period=0) removes it at once — the kubelet hears of it only when its watch reaches
@@ -29,6 +29,11 @@ import type { V1Lease, V1Node, V1NodeCondition, V1Pod, V1Taint } from '@kubernet
 import { NODE_LEASE_NAMESPACE, type ApiObjects } from '@/lib/drift/api';
 import { DriftTracker } from '@/lib/drift/tracker';
 import type { ClusterDrift } from '@/lib/drift/types';
+import {
+  markPodsNotReadyDecision,
+  markReadyFalse,
+  type ConditionStatus,
+} from '@/lib/controller/nodelifecycle';
 import { NodeStatusUnknownMessage, NodeStatusUnknownReason } from '@/lib/kubelet/node';
 import { KUBELET_DEFAULTS } from '@/lib/kubelet/timings';
 import type { UnsequencedEvent } from '@/lib/timeline/events';
@@ -336,7 +341,9 @@ export class ScenarioApiServer implements DriftSource {
     );
     this.nodeObject.status = { ...this.nodeObject.status, conditions: next };
     this.setTaint(true);
-    this.markPodsNotReady(at);
+    // monitorNodeHealth marks the pods only when it turns a Ready=True node Unknown.
+    if (markPodsNotReadyDecision(ready.status as ConditionStatus, 'Unknown', false))
+      this.markPodsNotReady(at);
     this.log(`apiserver: node ${this.node} Ready=Unknown (no Lease renewal or status for 50 s)`);
   }
 
@@ -354,12 +361,9 @@ export class ScenarioApiServer implements DriftSource {
   /** MarkPodsNotReady: Ready=False on every pod of the node (only Ready, not ContainersReady). */
   private markPodsNotReady(at: Date): void {
     for (const pod of this.pods.values()) {
-      if (pod.spec?.nodeName !== this.node) continue;
-      for (const c of pod.status?.conditions ?? []) {
-        if (c.type !== 'Ready' || c.status === 'False') continue;
-        c.status = 'False';
-        c.lastTransitionTime = at;
-      }
+      if (pod.spec?.nodeName !== this.node || !pod.status) continue;
+      const marked = markReadyFalse(pod.status.conditions, at.getTime());
+      if (marked.changed) pod.status.conditions = marked.conditions;
     }
   }
 

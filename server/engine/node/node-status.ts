@@ -91,7 +91,8 @@ export class NodeStatus {
   /**
    * Node conditions from the runtime's Status, the relist heartbeat and the grace periods: hands
    * the events that record what changed to `emit`, then takes the new readiness; true when the
-   * readiness changed (every pod's Ready condition and eviction clock change with it).
+   * readiness changed in what the pods read of it (their Ready condition, its why, the eviction
+   * clock).
    */
   evaluate(
     view: NodeView,
@@ -109,6 +110,7 @@ export class NodeStatus {
       ...(this.resources ? { resources: this.resources } : {}),
       ...(this.lastStatusAt !== undefined ? { lastStatusAt: this.lastStatusAt } : {}),
       oldConditions: view.conditions,
+      oldReady: this.readiness,
       startedAt: this.startedAt,
       timings: this.timings,
       pressureObservedAt: this.pressureObservedAt,
@@ -118,8 +120,14 @@ export class NodeStatus {
     const events = nodeEvents(view, result.conditions, result.why, { t: now, node: this.node });
     if (events.length === 0) return false;
     emit(events);
-    if (result.ready.status === this.readiness.status) return false;
+    const before = this.readiness;
     this.readiness = result.ready;
-    return true;
+    // The pods' Ready (and its why) follow the status, whether the controller marked them, and
+    // the kubelet's reason for a Ready=False.
+    return (
+      result.ready.status !== before.status ||
+      result.ready.podsMarked !== before.podsMarked ||
+      result.ready.cause !== before.cause
+    );
   }
 }

@@ -9,6 +9,7 @@ import {
   podFromSpecAnnotation,
   type BackoffState,
   type FeatureGates,
+  type NodeReadiness,
   type NodeTimings,
 } from '@/lib/kubelet';
 import type { RuntimePodStatus, SpecSource } from '@/lib/kubelet/runtime';
@@ -23,7 +24,7 @@ export interface PodDeriveInput {
   providers: readonly HintProvider[];
   backoff: BackoffState;
   now: number;
-  nodeReady?: { status: 'True' | 'False' | 'Unknown'; since: number };
+  nodeReady?: NodeReadiness;
   gates?: FeatureGates;
   timings?: NodeTimings;
   /** The node's host IPs and where they came from (host-ips.ts). */
@@ -134,6 +135,10 @@ export function derivePodView(input: PodDeriveInput): PodView {
     ...(hints.podIsTerminal !== undefined ? { podIsTerminal: hints.podIsTerminal } : {}),
     ...(hints.evicted ? { evicted: hints.evicted } : {}),
     ...(input.nodeReady ? { nodeReady: input.nodeReady } : {}),
+    // New to the node lifecycle controller: first seen, or marked when it was (processPod).
+    newlyBound:
+      previous === undefined ||
+      previous.why.conditions.Ready?.id === 'condition.ready.markedOnBinding',
     ...(input.gates ? { gates: input.gates } : {}),
     ...(input.timings ? { timings: input.timings } : {}),
     ...(hints.probes ? { probes: hints.probes } : {}),
