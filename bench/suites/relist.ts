@@ -19,7 +19,7 @@ import { criRuntime } from '@/server/engine/relist/cri-runtime';
 import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
 import type { NodeWatcher } from '@/server/engine/relist/node-watcher';
-import { openStore, type TimelineStore } from '@/server/store';
+import { openStore, type TimelineStore } from '@/server/timeline-db';
 import { SimProcess } from '../lib/sim-process';
 import { startProfile, summarize, type FlameLine } from '../lib/profile';
 import { cpuMs, median, round } from '../lib/stats';

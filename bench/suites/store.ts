@@ -1,5 +1,5 @@
 /**
- * store_events_per_s and seek_ms_p95_1m_events: server/store's own benchmarks (server/store/testing/bench.ts),
+ * store_events_per_s and seek_ms_p95_1m_events: server/timeline-db's own benchmarks (server/timeline-db/testing/bench.ts),
  * run here so `npm run bench` reports them with everything else.
  *
  * - store_events_per_s: sustained appends of relist-sized batches (50–300 events) of realistic
@@ -8,7 +8,7 @@
  *   checkpoint + fold), median over runs of each run's p95, wall clock. The timeline is built once
  *   per bench run (about a minute) in a temporary folder.
  */
-import { benchSeek, benchStoreEventsPerSecond } from '@/server/store/testing/bench';
+import { benchSeek, benchStoreEventsPerSecond } from '@/server/timeline-db/testing/bench';
 
 export interface StoreResult {
   store_events_per_s: number;

@@ -2,12 +2,12 @@
  * Saving a period of the live recording in cluster mode (server/timelines/service.ts savePeriod
  * with the replica as its recording): the state at `from` and the events up to `to` read from
  * the cluster timeline in PostgreSQL, stored like an import in the cluster database's saved
- * tables (server/timelines/postgres.ts), through the tRPC router as the console calls it. Real
+ * tables (server/timeline-db/saved.ts), through the tRPC router as the console calls it. Real
  * nats-server and PostgreSQL. (Replica to replica, quotas, outages: postgres.int.test.ts.)
  */
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresSavedTimelines } from '@/server/timelines/postgres';
+import { SavedTimelineStore } from '@/server/timeline-db';
 import { TimelinesService } from '@/server/timelines/service';
 import { createCaller } from '@/server/trpc/root';
 import { testContext } from '@/server/trpc/testing/context';
@@ -34,7 +34,7 @@ let bus: ClusterBus;
 let timeline: ClusterTimeline;
 let writer: ClusterWriter;
 let source: ClusterSource;
-let store: PostgresSavedTimelines;
+let store: SavedTimelineStore;
 
 beforeAll(async () => {
   if (skip) return;
@@ -43,7 +43,7 @@ beforeAll(async () => {
   timeline = await openClusterTimeline({ url: await pgi.createDatabase('saved') });
   writer = new ClusterWriter({ bus, timeline, log: quiet, ackWaitMs: 2_000 }).start();
   source = await new ClusterSource({ bus, timeline, writer, graceMs: 60_000 }).start();
-  store = new PostgresSavedTimelines(timeline);
+  store = new SavedTimelineStore(timeline);
 }, 120_000);
 
 afterAll(async () => {

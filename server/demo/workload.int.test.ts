@@ -16,7 +16,7 @@ import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
 import { startSimCluster, type SimCluster } from '@/server/sim';
 import { simProbeNetwork } from '@/server/sim/runtime/network';
-import { openStore, type TimelineStore } from '@/server/store';
+import { openStore, type TimelineStore } from '@/server/timeline-db';
 import { fromSimClock } from '../driver/clock';
 import { startDemoWorkload, type DemoWorkload } from './workload';
 import { Driver } from '../driver/driver';

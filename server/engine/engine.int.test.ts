@@ -8,7 +8,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { ContainerEvent, CriEvent, PodEvent, TimelineEvent } from '@/lib/timeline/events';
 import { reduceAll } from '@/lib/timeline/reducer';
 import { emptyState } from '@/lib/timeline/state';
-import type { TimelineStore } from '@/server/store';
+import type { TimelineStore } from '@/server/timeline-db';
 import type { EngineTimings } from './engine';
 import { simEngineRigs } from './testing/sim-rig';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';

@@ -15,7 +15,7 @@ import { fromSimClock } from '@/server/driver/clock';
 import { Driver } from '@/server/driver/driver';
 import { startSimNode, type SimNode } from '@/server/sim';
 import { simProbeNetwork } from '@/server/sim/runtime/network';
-import { openStore, type TimelineStore } from '@/server/store';
+import { openStore, type TimelineStore } from '@/server/timeline-db';
 import { criRuntime } from './relist/cri-runtime';
 import { Engine } from './engine';
 import { engineStore } from './store-adapter';

@@ -26,11 +26,11 @@ import type { Clock } from './relist/node-watcher';
 import type { LogFn } from '@/server/log';
 import { SHRINK_STEPS, shrinkEvent } from './shrink';
 
-/** The store as the recorder uses it (server/store implements it, see store-adapter.ts). */
+/** The store as the recorder uses it (server/timeline-db implements it, see store-adapter.ts). */
 export interface EngineStore {
   /**
    * `states`: the recorder's committed state and that state with these events folded in, so a
-   * store that keeps the head state need not fold them again (server/store's AppendStates).
+   * store that keeps the head state need not fold them again (server/timeline-db's AppendStates).
    */
   append(
     events: readonly UnsequencedEvent[],

@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { CriClient } from '@/server/cri/client';
 import { Driver } from '@/server/driver/driver';
 import { startSimNode, type SimNode } from '@/server/sim';
-import { openStore } from '@/server/store';
+import { openStore } from '@/server/timeline-db';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -1,7 +1,7 @@
-import type { TimelineStore } from '@/server/store';
+import type { TimelineStore } from '@/server/timeline-db';
 import type { EngineStore } from './recorder';
 
-/** The engine's view of server/store's TimelineStore. */
+/** The engine's view of server/timeline-db's TimelineStore. */
 export function engineStore(store: TimelineStore): EngineStore {
   return {
     append: (events, states) => store.append(events, states),

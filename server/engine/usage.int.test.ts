@@ -11,7 +11,7 @@ import { CriClient } from '@/server/cri/client';
 import { fromSimClock, systemClock, type DriverClock } from '@/server/driver/clock';
 import { Driver } from '@/server/driver/driver';
 import { startSimNode, type SimNode } from '@/server/sim';
-import { openStore, type TimelineStore } from '@/server/store';
+import { openStore, type TimelineStore } from '@/server/timeline-db';
 import {
   skipContainerd,
   startContainerd,

@@ -16,7 +16,7 @@ import type { RuntimeClient } from '@/server/engine/relist/runtime-client';
 import { engineStore } from '@/server/engine/store-adapter';
 import type { SimControl } from '@/server/scenarios/runner';
 import { createClock, startSimNode, type SimClock, type SimNode } from '@/server/sim';
-import { openStore, type TimelineStore } from '@/server/store';
+import { openStore, type TimelineStore } from '@/server/timeline-db';
 import { CallLedger, Redialable } from './calls';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 

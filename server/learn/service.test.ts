@@ -8,7 +8,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decode, encode } from '@/lib/timeline/codec';
 import { findScenario, loadLibrary } from '@/server/scenarios/library';
 import type { Scenario } from '@/server/scenarios/schema';
-import { tempDir } from '@/server/store/testing/testkit';
+import { tempDir } from '@/server/timeline-db/testing/testkit';
 import { recordScenario } from './record';
 import { LearnService, WalkthroughNotFoundError } from './service';
 import type { Recording } from './types';

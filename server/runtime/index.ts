@@ -19,13 +19,17 @@ import { logFn, rootLogger } from '@/server/log';
 import { LearnService } from '@/server/learn/service';
 import { startSimCluster, type SimCluster } from '@/server/sim';
 import { parseNodeIPs } from '@/server/engine/node/host-ips';
-import { lockTimeline, openStore, type TimelineStore } from '@/server/store';
+import {
+  lockTimeline,
+  openStore,
+  SavedTimelineStore,
+  type TimelineStore,
+} from '@/server/timeline-db';
 import { TimelinesService, type LiveRecording } from '@/server/timelines/service';
 import { savedInStore, type SavedStorage } from '@/server/timelines/storage';
 import type { Services } from '@/server/trpc/context';
 import { DEMO_BACKOFF_SCALE } from '@/server/demo/workload';
 import type { ClusterTimeline } from '@/server/cluster/timeline/timeline';
-import type { PostgresSavedTimelines } from '@/server/timelines/postgres';
 import { startSimWorkload } from './embedded';
 
 export interface PodscopeRuntime {
@@ -92,7 +96,7 @@ function expireSaved(store: TimelineStore): void {
 }
 
 /** The same in the cluster database (every replica runs it; a second delete finds nothing). */
-async function expireShared(saved: PostgresSavedTimelines, maxAgeMs: number): Promise<void> {
+async function expireShared(saved: SavedTimelineStore, maxAgeMs: number): Promise<void> {
   if (!(maxAgeMs > 0)) return;
   try {
     await saved.expire(Date.now() - maxAgeMs);
@@ -116,7 +120,7 @@ async function startClusterRuntime(config: Config): Promise<PodscopeRuntime> {
     unlock = lockTimeline(store.path);
     const { startCluster } = await import('./cluster');
     const cluster = await startCluster(config, log);
-    const shared = await sharedSaved(cluster.timeline);
+    const shared = sharedSaved(cluster.timeline);
     const expire = setInterval(() => {
       if (shared) void expireShared(shared, config.saved.maxAgeMs);
       else expireSaved(store);
@@ -149,12 +153,11 @@ async function startClusterRuntime(config: Config): Promise<PodscopeRuntime> {
 }
 
 /** The saved timelines every replica shares: in the cluster database when it is PostgreSQL. */
-async function sharedSaved(
+function sharedSaved(
   timeline: Pick<ClusterTimeline, 'db' | 'dialect' | 'where'>,
-): Promise<PostgresSavedTimelines | undefined> {
+): SavedTimelineStore | undefined {
   if (timeline.dialect !== 'postgres') return undefined;
-  const { PostgresSavedTimelines } = await import('@/server/timelines/postgres');
-  return new PostgresSavedTimelines(timeline);
+  return new SavedTimelineStore(timeline);
 }
 
 async function startEmbeddedRuntime(config: Config): Promise<PodscopeRuntime> {

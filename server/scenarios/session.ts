@@ -19,7 +19,7 @@ import { Engine } from '@/server/engine/engine';
 import { spedUpTimings } from '@/server/engine/timings';
 import { engineStore } from '@/server/engine/store-adapter';
 import { startSimNode, type SimNode } from '@/server/sim';
-import { openStore } from '@/server/store';
+import { openStore } from '@/server/timeline-db';
 import type { SimControl } from './runner';
 import { ScenarioApiServer } from './apiserver';
 

@@ -12,7 +12,7 @@ import {
   inertText,
   type TimelineFile,
 } from '@/lib/timeline/file';
-import { DEFAULT_DIR } from '@/server/store';
+import { DEFAULT_DIR } from '@/server/timeline-db';
 import { decodeUpload } from './decode';
 
 const MAX_UPLOAD = Math.max(DEFAULT_LIMITS.maxBytes, DEFAULT_LIMITS.maxCompressedBytes);

@@ -1,9 +1,9 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseTimelineBytes, serializeTimelineFile } from '@/lib/timeline/file';
-import { openStore, type TimelineStore } from '@/server/store';
+import { openStore, type TimelineStore } from '@/server/timeline-db';
 import { SyntheticWorkload } from '@/lib/timeline/synthetic';
-import { ManualClock, tempDir } from '@/server/store/testing/testkit';
+import { ManualClock, tempDir } from '@/server/timeline-db/testing/testkit';
 import { ImportGate } from './gate';
 import { contentDisposition, handleExport, handleImport, readLimited } from './http';
 import { TimelinesService } from './service';

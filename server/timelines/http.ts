@@ -10,7 +10,11 @@ import {
   type FileErrorData,
   type TimelineFileError,
 } from '@/lib/timeline/file';
-import { isPodscopeStoreError, type PodscopeStoreError, type SavedTimeline } from '@/server/store';
+import {
+  isPodscopeStoreError,
+  type PodscopeStoreError,
+  type SavedTimeline,
+} from '@/server/timeline-db';
 import { busyMessage, type ImportGate } from './gate';
 import type { TimelinesService } from './service';
 
@@ -32,7 +36,7 @@ function fileError(err: TimelineFileError | FileErrorData, status = 400): Respon
   return json({ error }, error.code === 'TOO_LARGE' ? 413 : status);
 }
 
-/** A store error without the database's path; recognised by brand (see server/store/errors.ts). */
+/** A store error without the database's path; recognised by brand (see server/timeline-db/errors.ts). */
 function storeError(err: PodscopeStoreError): Response {
   const status =
     err.code === 'NOT_FOUND'

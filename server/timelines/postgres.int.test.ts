@@ -1,5 +1,5 @@
 /**
- * Saved timelines in the cluster database (postgres.ts), as two console replicas see them: each
+ * Saved timelines in the cluster database (server/timeline-db/saved.ts), as two console replicas see them: each
  * replica has its own connection pool to the same PostgreSQL database (as two pods behind one
  * Service do), its own TimelinesService and tRPC caller. What one saves, the other lists, opens,
  * annotates, exports and deletes; quotas hold when both save at once; PostgreSQL going away is a
@@ -10,13 +10,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serializeTimelineFile, stateAtTime, type TimelineFile } from '@/lib/timeline/file';
 import { sampleFile } from '@/lib/timeline/file/testing';
-import { isPodscopeStoreError, type PodscopeStoreError } from '@/server/store';
+import { isPodscopeStoreError, type PodscopeStoreError } from '@/server/timeline-db';
 import { createCaller } from '@/server/trpc/root';
 import { testContext } from '@/server/trpc/testing/context';
 import { openClusterTimeline, type ClusterTimeline } from '@/server/cluster/timeline/timeline';
 import { postgresMissing, startPostgres, type PostgresInstance } from '@/test/cluster/harness';
 import { handleExport, handleImport } from './http';
-import { PostgresSavedTimelines } from './postgres';
+import { SavedTimelineStore } from '@/server/timeline-db';
 import { TimelinesService, type LiveRecording, type TimelinesOptions } from './service';
 
 const skip = postgresMissing();
@@ -29,7 +29,7 @@ const replicas: ClusterTimeline[] = [];
 async function replica(options: TimelinesOptions = {}) {
   const timeline = await openClusterTimeline({ url });
   replicas.push(timeline);
-  const saved = new PostgresSavedTimelines(timeline);
+  const saved = new SavedTimelineStore(timeline);
   const timelines = new TimelinesService(saved, options);
   return { saved, timelines, caller: createCaller(testContext({ timelines })) };
 }

@@ -16,15 +16,15 @@ import {
 } from '@/lib/timeline/file';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import type { ClusterState } from '@/lib/timeline/state';
-import { PodscopeStoreError } from '@/server/store';
+import { PodscopeStoreError } from '@/server/timeline-db';
 import type {
   Annotation,
   AnnotationInput,
   SaveTimelineInput,
   SavedTimeline,
   SavedTimelineSummary,
-} from '@/server/store';
-import type { SavedQuota } from '@/server/store/quota';
+} from '@/server/timeline-db';
+import type { SavedQuota } from '@/server/timeline-db/quota';
 import { decodeTextUpload, decodeUpload } from './decode';
 import type { SavedStorage } from './storage';
 import { PODSCOPE_VERSION } from './version';

@@ -1,8 +1,8 @@
 /**
- * Where saved timelines live, as the service (service.ts) sees it: one asynchronous interface,
- * two homes — the SQLite store of a data directory (embedded mode, and a cluster on SQLite:
- * `savedInStore` below), and the cluster database on PostgreSQL, shared by every console replica
- * (postgres.ts, loaded only in cluster mode).
+ * Where saved timelines live, as the service (service.ts) sees it: one asynchronous interface
+ * over server/timeline-db's one saved-timeline store — in the SQLite store of a data directory
+ * (embedded mode, and a cluster on SQLite: `savedInStore` below), or in the cluster database on
+ * PostgreSQL, shared by every console replica (SavedTimelineStore).
  */
 import type { TimelineFile } from '@/lib/timeline/file';
 import type {
@@ -12,9 +12,8 @@ import type {
   SavedTimeline,
   SavedTimelineSummary,
   TimelineStore,
-} from '@/server/store';
-import type { SavedQuota } from '@/server/store/quota';
-import { writeImportedTimeline } from './writer';
+} from '@/server/timeline-db';
+import type { SavedQuota } from '@/server/timeline-db/quota';
 
 export interface SavedStorage {
   /** Where they live, for error messages (a database file, or a redacted PostgreSQL URL). */
@@ -39,24 +38,27 @@ export interface SavedStorage {
 /** The parts of TimelineStore the SQLite storage uses. */
 export type TimelinesStore = Pick<
   TimelineStore,
-  'path' | 'saveTimeline' | 'getTimeline' | 'listTimelines' | 'deleteTimeline' | 'addAnnotation'
+  | 'path'
+  | 'saveTimeline'
+  | 'importTimeline'
+  | 'getTimeline'
+  | 'listTimelines'
+  | 'hasTimeline'
+  | 'deleteTimeline'
+  | 'addAnnotation'
 >;
 
-/**
- * Saved timelines in a data directory's SQLite store (synchronous underneath). Imports are
- * written through a second connection to the same file (writer.ts).
- */
+/** Saved timelines in a data directory's SQLite store (synchronous underneath). */
 export function savedInStore(store: TimelinesStore): SavedStorage {
   // A store error arrives as a rejection, as PostgreSQL's do.
   const settle = <T>(fn: () => T): Promise<T> => Promise.resolve().then(fn);
   return {
     where: store.path,
     saveLive: (input) => settle(() => store.saveTimeline(input)),
-    insert: (file, createdAt, quota) =>
-      settle(() => writeImportedTimeline(store.path, file, createdAt, quota)),
+    insert: (file, createdAt, quota) => settle(() => store.importTimeline(file, createdAt, quota)),
     list: () => settle(() => store.listTimelines()),
     get: (id) => settle(() => store.getTimeline(id)),
-    exists: (id) => settle(() => store.listTimelines().some((t) => t.id === id)),
+    exists: (id) => settle(() => store.hasTimeline(id)),
     annotate: (id, annotation) => settle(() => store.addAnnotation(id, annotation)),
     delete: (id) => settle(() => store.deleteTimeline(id)),
   };

@@ -12,7 +12,7 @@ import type { UnsequencedEvent } from '@/lib/timeline/events';
 import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
 import type { RuntimeClient } from '@/server/engine/relist/runtime-client';
-import { openStore } from '@/server/store';
+import { openStore } from '@/server/timeline-db';
 import { appRouter } from './root';
 import { testContext } from './testing/context';
 import type { WatchMessage } from './routers/cluster';

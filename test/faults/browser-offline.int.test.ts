@@ -16,7 +16,7 @@ import type { ClusterState } from '@/lib/timeline/state';
 import { createCaller } from '@/server/trpc/root';
 import { testContext } from '@/server/trpc/testing/context';
 import type { WatchMessage } from '@/server/trpc/routers/cluster';
-import { openStore, type TimelineStore } from '@/server/store';
+import { openStore, type TimelineStore } from '@/server/timeline-db';
 import { pod, startRig, type Rig } from './rig';
 import { serve, WatchClient } from './sse';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TimelineEvent } from '@/lib/timeline/events';
-import { openStore } from '@/server/store';
+import { openStore } from '@/server/timeline-db';
 import { createCaller } from '@/server/trpc/root';
 import { testContext } from '@/server/trpc/testing/context';
 import { pod, startRig, type Rig } from './rig';

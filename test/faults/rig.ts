@@ -26,7 +26,7 @@ import {
   type SimNode,
   type SimNodeOptions,
 } from '@/server/sim';
-import { openStore, type TimelineStore } from '@/server/store';
+import { openStore, type TimelineStore } from '@/server/timeline-db';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
 export const NODE = 'node-a';

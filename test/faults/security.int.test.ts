@@ -17,7 +17,7 @@ import type { RuntimeClient } from '@/server/engine/relist/runtime-client';
 import { engineStore } from '@/server/engine/store-adapter';
 import { startSimNode, type RpcName, type SimNode } from '@/server/sim';
 import { podSpec, createRequest, runPodRequest } from '@/server/sim/testing';
-import { openStore } from '@/server/store';
+import { openStore } from '@/server/timeline-db';
 import { createCaller } from '@/server/trpc/root';
 import { testContext } from '@/server/trpc/testing/context';
 

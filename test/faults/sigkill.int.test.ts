@@ -17,7 +17,7 @@ import { emptyState } from '@/lib/timeline/state';
 import { CriClient } from '@/server/cri/client';
 import { Driver } from '@/server/driver/driver';
 import { startSimNode } from '@/server/sim';
-import { openStore } from '@/server/store';
+import { openStore } from '@/server/timeline-db';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

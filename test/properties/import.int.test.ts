@@ -22,7 +22,7 @@ import { sampleFile } from '@/lib/timeline/file/testing';
 import { Engine } from '@/server/engine/engine';
 import type { RuntimeClient } from '@/server/engine/relist/runtime-client';
 import { engineStore } from '@/server/engine/store-adapter';
-import { openStore, type TimelineStore } from '@/server/store';
+import { openStore, type TimelineStore } from '@/server/timeline-db';
 import { TimelinesService } from '@/server/timelines/service';
 import { savedInStore } from '@/server/timelines/storage';
 import { createCaller } from '@/server/trpc/root';

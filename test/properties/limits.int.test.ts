@@ -19,7 +19,7 @@ import { ConfigError, isLoopback, loadConfig } from '@/server/config';
 import { Engine } from '@/server/engine/engine';
 import type { RuntimeClient } from '@/server/engine/relist/runtime-client';
 import { engineStore } from '@/server/engine/store-adapter';
-import { openStore, type TimelineStore } from '@/server/store';
+import { openStore, type TimelineStore } from '@/server/timeline-db';
 import { createCaller } from '@/server/trpc/root';
 import { testContext } from '@/server/trpc/testing/context';
 import { serve, SseConnection } from '../faults/sse';

@@ -20,7 +20,7 @@ import { CriError } from '@/server/cri/errors';
 import { Engine } from '@/server/engine/engine';
 import type { RuntimeClient } from '@/server/engine/relist/runtime-client';
 import { engineStore } from '@/server/engine/store-adapter';
-import { openStore } from '@/server/store';
+import { openStore } from '@/server/timeline-db';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
 const T0 = Date.UTC(2026, 0, 1);

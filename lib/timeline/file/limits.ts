@@ -3,7 +3,7 @@
  * time, database space, screen space) before anything is stored or drawn; a file beyond any of
  * them is refused as a whole with a located error.
  *
- * The text limits for title, notes, annotations and entities match server/store's LIMITS for
+ * The text limits for title, notes, annotations and entities match server/timeline-db's LIMITS for
  * saved timelines, so every file accepted here can be stored and every stored timeline exports
  * into a file accepted here.
  */

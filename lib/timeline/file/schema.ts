@@ -27,7 +27,7 @@ import { TIMELINE_FORMAT, TIMELINE_VERSION } from './types';
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
 const utf8Bytes = (s: string): number => new TextEncoder().encode(s).length;
-/** Characters as server/store counts them for titles and entities: code points. */
+/** Characters as server/timeline-db counts them for titles and entities: code points. */
 const codePoints = (s: string): number => [...s].length;
 
 /** Epoch milliseconds: any moment from 1970 to the year 275760 (the Date range). */

@@ -3,7 +3,7 @@
  * self-contained file (FORMAT.md). "-" writes to standard output; a name ending in .gz, or
  * --gzip, compresses it. Written to a temporary name and renamed, so no half file is left.
  */
-import { openStore } from '@/server/store';
+import { openStore } from '@/server/timeline-db';
 import {
   TimelinesService,
   dataDir,

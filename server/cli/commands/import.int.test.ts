@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serializeTimelineFile } from '@/lib/timeline/file';
 import { sampleFile } from '@/lib/timeline/file/testing';
-import { openStore } from '@/server/store';
+import { openStore } from '@/server/timeline-db';
 import { main } from '../main';
 import { prepareReplay } from './replay';
 

@@ -5,7 +5,7 @@
  * nothing.
  */
 import { TimelineFileError, inertText } from '@/lib/timeline/file';
-import { openStore } from '@/server/store';
+import { openStore } from '@/server/timeline-db';
 import {
   TimelinesService,
   dataDir,

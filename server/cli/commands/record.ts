@@ -10,7 +10,7 @@ import { criRuntime } from '@/server/engine/relist/cri-runtime';
 import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
 import { logFn, rootLogger } from '@/server/log';
-import { openStore } from '@/server/store';
+import { openStore } from '@/server/timeline-db';
 import { TimelinesService, savedInStore, writeAtomically } from '@/server/timelines';
 import type { Command } from '../command';
 import { UsageError } from '../command';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { TimelineFileError, type TimelineFile } from '@/lib/timeline/file';
 import { isLocale, LOCALES, type Locale } from '@/lib/i18n/locales';
-import { openStore } from '@/server/store';
+import { openStore } from '@/server/timeline-db';
 import {
   TimelinesService,
   readTimelineFileFrom,

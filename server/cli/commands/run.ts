@@ -22,7 +22,7 @@ import { engineStore } from '@/server/engine/store-adapter';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 import { startSimNode, type SimNode } from '@/server/sim';
 import { simProbeNetwork } from '@/server/sim/runtime/network';
-import { openStore } from '@/server/store';
+import { openStore } from '@/server/timeline-db';
 import { UsageError, type Command } from '../command';
 import { criNodes, parse } from '../lib/args';
 import { ManifestError, parseManifest } from '../lib/manifest';

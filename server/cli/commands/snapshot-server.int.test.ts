@@ -12,7 +12,7 @@ import { engineStore } from '@/server/engine/store-adapter';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 import { startSimNode } from '@/server/sim';
 import { createRequest, podSpec, runPodRequest } from '@/server/sim/testing';
-import { openStore } from '@/server/store';
+import { openStore } from '@/server/timeline-db';
 import { appRouter } from '@/server/trpc/root';
 import { testContext } from '@/server/trpc/testing/context';
 import { takeServerSnapshot, takeSnapshot } from './snapshot';

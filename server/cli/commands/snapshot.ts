@@ -16,7 +16,7 @@ import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
 import { computeSnapshotDrift } from '@/server/kube';
 import { driftJson } from '@/server/kube/snapshot';
-import { openStore } from '@/server/store';
+import { openStore } from '@/server/timeline-db';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { transformer } from '@/lib/timeline/codec';
 import type { AppRouter } from '@/server/trpc/root';

@@ -10,7 +10,7 @@ import { criRuntime } from '@/server/engine/relist/cri-runtime';
 import { Engine } from '@/server/engine/engine';
 import { engineStore } from '@/server/engine/store-adapter';
 import { logFn, rootLogger } from '@/server/log';
-import { lockTimeline, openStore } from '@/server/store';
+import { lockTimeline, openStore } from '@/server/timeline-db';
 import type { Command } from '../command';
 import { criNodes, parse, parseDuration } from '../lib/args';
 

@@ -18,7 +18,7 @@ import { eventsMessage } from '../testing';
 import { CheckpointKeeper, ClusterCheckpoints, foldTimeline, stateAt } from './checkpoints';
 import { keeperLock, type KeeperLock } from './keeper-lock';
 import { KeeperThread, startKeeper } from './keeper-thread';
-import type { OpenOptions } from './open';
+import type { OpenOptions } from '@/server/timeline-db/open';
 import { storedMessage } from './rows';
 import { openClusterTimeline, type ClusterTimeline } from './timeline';
 

@@ -25,7 +25,7 @@ import { own, type ClusterState } from '@/lib/timeline/state';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { constants, createGzip } from 'node:zlib';
 import { encode } from '@/lib/timeline/codec';
-import { decodeSnapshot } from '@/server/store/snapshot';
+import { decodeSnapshot } from '@/server/timeline-db/snapshot';
 import { isApiEpoch } from '../envelope';
 import type { GapRecord } from '../global';
 import type { KeeperLock } from './keeper-lock';
@@ -339,7 +339,7 @@ export class CheckpointKeeper {
 }
 
 /**
- * The state as server/store/snapshot.ts's `json+gzip` codec stores it, encoded a few nodes at a
+ * The state as server/timeline-db/snapshot.ts's `json+gzip` codec stores it, encoded a few nodes at a
  * time with a pause between, and compressed by zlib off the event loop: a 5,000-node state is
  * ~110 MB of JSON, which encoded in one piece held the console's event loop for ~3 s.
  */

@@ -14,7 +14,7 @@
  * different gids, and `ClusterCheckpoints.write` keeps the first at each gid.
  */
 import pg from 'pg';
-import { isPostgresUrl, type OpenOptions } from './open';
+import { isPostgresUrl, type OpenOptions } from '@/server/timeline-db/open';
 
 export interface KeeperLock {
   /** Whether this replica keeps the checkpoints now (taking the lock when it is free). */

@@ -27,7 +27,7 @@ import { workerPaths } from '@/server/engine/workers/pool';
 import type { LogFn } from '@/server/log';
 import { CheckpointKeeper, ClusterCheckpoints, type KeeperRetention } from './checkpoints';
 import { keeperLock } from './keeper-lock';
-import type { OpenOptions } from './open';
+import type { OpenOptions } from '@/server/timeline-db/open';
 import type { ClusterTimeline } from './timeline';
 
 export interface KeeperThreadOptions {

@@ -24,7 +24,7 @@ import {
   type MessageSummary,
 } from '../envelope';
 import { adoptEvents, gidOf, globalEvents, type GapRecord } from '../global';
-import type { ClusterMessagesTable } from './schema';
+import type { ClusterMessagesTable } from '@/server/timeline-db/schema';
 
 /** `format`: the body is a bus message as published (its events under the agent's seqs). */
 export const FORMAT_MESSAGE = 1;

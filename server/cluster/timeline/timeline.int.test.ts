@@ -8,7 +8,7 @@ import { ENVELOPE_VERSION, newEpoch, type BusMessage, type GapMessage } from '..
 import { globalEvents, gidOf } from '../global';
 import { criEvents, eventsMessage } from '../testing';
 import { bodyText, storedMessage, type StoredMessage } from './rows';
-import type { ClusterEventsTable } from './schema';
+import type { ClusterEventsTable } from '@/server/timeline-db/schema';
 import { openClusterTimeline, type ClusterTimeline } from './timeline';
 
 const DAY = 86_400_000;

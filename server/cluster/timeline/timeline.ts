@@ -16,7 +16,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { RangeQuery } from '@/server/engine/api';
 import { GID_SLOTS, streamSeqOfGid } from '../global';
-import { openDatabase, type OpenOptions } from './open';
+import { openDatabase, type OpenOptions } from '@/server/timeline-db/open';
 import {
   bodyBytes,
   eventsOf,
@@ -32,8 +32,8 @@ import {
   DAY_MS,
   PARTITION_PREFIX,
   type Dialect,
-  type TimelineDatabase,
-} from './schema';
+  type Tables,
+} from '@/server/timeline-db/schema';
 
 export type { StoredEvent, StoredMessage } from './rows';
 
@@ -100,7 +100,7 @@ export class ClusterTimeline {
   private readonly partitions = new Set<number>();
 
   constructor(
-    readonly db: Kysely<TimelineDatabase>,
+    readonly db: Kysely<Tables>,
     readonly dialect: Dialect,
     readonly where: string,
   ) {}
@@ -202,7 +202,7 @@ export class ClusterTimeline {
    * which bodyBytes made sure of).
    */
   private async insertStatement(
-    db: Kysely<TimelineDatabase>,
+    db: Kysely<Tables>,
     { json, bodies }: PgStatement,
   ): Promise<number> {
     const res = await sql<{ n: string | null }>`

@@ -14,7 +14,7 @@ import { fromSimClock } from '@/server/driver/clock';
 import { Driver } from '@/server/driver/driver';
 import type { DriverOptions } from '@/server/driver/driver-options';
 import { createClock, startSimNode, type SimClock, type SimNode } from '@/server/sim';
-import { openStore, type TimelineStore } from '@/server/store';
+import { openStore, type TimelineStore } from '@/server/timeline-db';
 import { criRuntime } from '../relist/cri-runtime';
 import { Engine } from '../engine';
 import type { EngineOptions } from '../engine-options';

@@ -7,12 +7,12 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, isTimelineFileError, type FileErrorData } from '@/lib/timeline/file';
-import { isPodscopeStoreError, type SavedTimelineSummary } from '@/server/store';
+import { isPodscopeStoreError, type SavedTimelineSummary } from '@/server/timeline-db';
 import { visibleTimeline } from '@/server/security/visible';
 import { mutationProcedure, readProcedure, router } from '../init';
 
 const time = z.number().finite().min(0).max(8.64e15);
-/** Saved timeline ids are 128 random bits in base64url (server/store). */
+/** Saved timeline ids are 128 random bits in base64url (server/timeline-db). */
 export const timelineId = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a timeline id is letters, digits, - and _');

@@ -1,5 +1,10 @@
 /**
- * server/store — the persistent timeline (SQLite through better-sqlite3, WAL).
+ * server/timeline-db — the timeline's database: one schema and one migration set for SQLite and
+ * PostgreSQL (schema.ts, migrate.ts), the embedded mode's store over a data directory's SQLite
+ * file (store.ts, below), the saved timelines of either dialect (saved.ts), and the pieces the
+ * cluster's timeline (server/cluster/timeline) builds on: openDatabase, the snapshot codec, errors.
+ *
+ * The embedded store (SQLite through better-sqlite3, WAL):
  *
  *   const store = openStore({ path: '.podscope', retention: { maxAgeMs: 7 * 86_400_000 } });
  *   const sequenced = store.append(batch);          // one transaction per relist batch
@@ -34,13 +39,22 @@ export type { RangeQuery } from './events';
 export type { CheckpointInfo } from './checkpoints';
 export type { SavedQuota } from './quota';
 export type { RetentionPolicy, RetentionReport } from './retention';
-export { LIMITS as SAVED_TIMELINE_LIMITS } from './timelines';
+export { LIMITS as SAVED_TIMELINE_LIMITS, SavedTimelineStore } from './saved';
 export type {
   Annotation,
   AnnotationInput,
   SaveTimelineInput,
   SavedTimeline,
   SavedTimelineSummary,
-} from './timelines';
-export { DEFAULT_DIR, DEFAULT_FILE } from './open';
+} from './saved';
+export {
+  DEFAULT_DIR,
+  DEFAULT_FILE,
+  openDatabase,
+  isPostgresUrl,
+  redactUrl,
+  type OpenOptions,
+  type OpenedDatabase,
+} from './open';
 export { lockTimeline } from './lock';
+export type { Dialect } from './schema';

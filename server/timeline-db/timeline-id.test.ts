@@ -1,6 +1,6 @@
 /** Saved timeline ids: 128 random bits in base64url that can be pasted after a command. */
 import { describe, expect, it } from 'vitest';
-import { newTimelineId } from './timelines';
+import { newTimelineId } from './saved';
 
 describe('newTimelineId', () => {
   it('is 22 base64url characters and never begins with "-" (it would read as an option)', () => {

@@ -11,15 +11,22 @@ import {
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PodscopeStoreError } from './errors';
+import { LEGACY_MIGRATIONS, upgradeLegacy } from './legacy';
 import { openConnection } from './open';
-import { MIGRATIONS, PODSCOPE_APPLICATION_ID, type Migration } from './schema';
+import { MIGRATIONS, PODSCOPE_APPLICATION_ID, type TimelineMigration } from './schema';
 import { openStore } from './store';
 import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 import { tempDir } from './testing/testkit';
 
-/** This build's schema version, and the one a test migration adds. */
-const LATEST = MIGRATIONS.length;
-const NEXT = LATEST + 1;
+const NAMES = MIGRATIONS.map((m) => m.name);
+
+/** A data directory's file as Podscope wrote it before the one schema, at legacy version `v`. */
+function legacyFile(file: string, v: number): Database.Database {
+  const db = new Database(file);
+  db.pragma(`application_id = ${PODSCOPE_APPLICATION_ID}`);
+  upgradeLegacy(db, 0, v, LEGACY_MIGRATIONS);
+  return db;
+}
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -47,9 +54,11 @@ describe('opening', () => {
     expect(db.pragma('application_id', { simple: true })).toBe(PODSCOPE_APPLICATION_ID);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('auto_vacuum', { simple: true })).toBe(2);
-    expect(db.prepare('SELECT version FROM schema_version').pluck().all()).toEqual(
-      Array.from({ length: LATEST }, (_, i) => i + 1),
+    expect(db.prepare('SELECT name FROM kysely_migration ORDER BY name').pluck().all()).toEqual(
+      NAMES,
     );
+    // A Podscope from before the one schema refuses it as newer rather than corrupt.
+    expect(db.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(4);
     db.close();
   });
 
@@ -87,7 +96,7 @@ describe('opening', () => {
     expect(again.latestSeq()).toBe(seq);
     again.close();
     const db = new Database(join(tmp.dir, 'timeline.db'), { readonly: true });
-    expect(db.prepare('SELECT count(*) FROM schema_version').pluck().get()).toBe(LATEST);
+    expect(db.prepare('SELECT count(*) FROM kysely_migration').pluck().get()).toBe(NAMES.length);
     db.close();
   });
 });
@@ -133,15 +142,28 @@ describe('refusing files that are not a usable Podscope timeline', () => {
   it('a database written by a newer Podscope', () => {
     openStore({ path: tmp.dir }).close();
     const db = new Database(join(tmp.dir, 'timeline.db'));
+    db.prepare('INSERT INTO kysely_migration (name, timestamp) VALUES (?, ?)').run(
+      '9999_future',
+      new Date(0).toISOString(),
+    );
+    db.close();
+    const err = storeError(() => openStore({ path: tmp.dir }));
+    expect(err.code).toBe('NEWER_SCHEMA');
+    expect(err.message).toContain(
+      `written by a newer Podscope (timeline migration 9999_future; this build knows up to ${NAMES.at(-1)})`,
+    );
+  });
+
+  it('a legacy-scheme database of a version this build does not know', () => {
+    const file = join(tmp.dir, 'timeline.db');
+    const db = legacyFile(file, 3);
     db.prepare(
       'INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)',
     ).run(9, 'future', 0);
     db.close();
     const err = storeError(() => openStore({ path: tmp.dir }));
     expect(err.code).toBe('NEWER_SCHEMA');
-    expect(err.message).toContain(
-      `written by a newer Podscope (timeline schema v9; this build reads up to v${LATEST})`,
-    );
+    expect(err.message).toContain('written by a newer Podscope (timeline schema v9');
   });
 
   it('a corrupt file (damaged b-tree pages)', () => {
@@ -172,41 +194,40 @@ describe('refusing files that are not a usable Podscope timeline', () => {
 });
 
 describe('forward migrations', () => {
-  const v3: Migration = {
-    version: NEXT,
-    description: 'add a note column to checkpoints',
-    up: (db) => db.exec("ALTER TABLE checkpoints ADD COLUMN note TEXT NOT NULL DEFAULT ''"),
+  const note: TimelineMigration = {
+    name: '9000_checkpoint_notes',
+    sqlite: (db) => db.exec("ALTER TABLE checkpoints ADD COLUMN note TEXT NOT NULL DEFAULT ''"),
   };
 
   it('applies pending migrations once, in order, recording each', () => {
     const file = join(tmp.dir, 'timeline.db');
     openConnection(file).close();
-    const db = openConnection(file, { migrations: [...MIGRATIONS, v3] });
-    expect(db.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(
-      Array.from({ length: NEXT }, (_, i) => i + 1),
-    );
+    const db = openConnection(file, { migrations: [...MIGRATIONS, note] });
+    expect(db.prepare('SELECT name FROM kysely_migration ORDER BY name').pluck().all()).toEqual([
+      ...NAMES,
+      note.name,
+    ]);
     const columns = db.prepare("SELECT name FROM pragma_table_info('checkpoints')").pluck().all();
     expect(columns).toContain('note');
     db.close();
     // Opening again is a no-op (ALTER TABLE would fail if run twice).
-    openConnection(file, { migrations: [...MIGRATIONS, v3] }).close();
+    openConnection(file, { migrations: [...MIGRATIONS, note] }).close();
   });
 
-  it('a failing migration leaves the previous version intact', () => {
+  it('a failing migration leaves the previous state intact', () => {
     const file = join(tmp.dir, 'timeline.db');
     openConnection(file).close();
-    const broken: Migration = {
-      version: NEXT,
-      description: 'broken',
-      up: (db) => {
+    const broken: TimelineMigration = {
+      name: '9000_broken',
+      sqlite: (db) => {
         db.exec('CREATE TABLE half_done (x)');
         db.exec('THIS IS NOT SQL');
       },
     };
     const err = storeError(() => openConnection(file, { migrations: [...MIGRATIONS, broken] }));
-    expect(err.message).toContain(`migrating the timeline schema to v${NEXT} (broken) failed`);
+    expect(err.message).toContain('migrating the timeline schema (9000_broken) failed');
     const db = new Database(file, { readonly: true });
-    expect(db.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(LATEST);
+    expect(db.prepare('SELECT count(*) FROM kysely_migration').pluck().get()).toBe(NAMES.length);
     expect(
       db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'half_done'").pluck().get(),
     ).toBe(0);
@@ -217,8 +238,7 @@ describe('forward migrations', () => {
 describe('v2: annotation authors', () => {
   it('a v1 file gains the column; its annotations read as before, new ones keep their author', () => {
     const file = join(tmp.dir, 'timeline.db');
-    const first = MIGRATIONS.filter((m) => m.version === 1);
-    openConnection(file, { migrations: first }).close();
+    legacyFile(file, 1).close();
     const store = openStore({ path: tmp.dir });
     const workload = new SyntheticWorkload({ seed: 3 });
     const [batch] = [...workload.batches(50)];
@@ -245,9 +265,9 @@ describe('v2: annotation authors', () => {
 });
 
 describe('v3: saved timelines record their size', () => {
-  it('fills in the size of timelines saved before the migration', () => {
+  it('fills in the size of timelines saved before the migration, and keeps it through 0007', () => {
     const file = join(tmp.dir, 'timeline.db');
-    const v2 = openConnection(file, { migrations: MIGRATIONS.filter((m) => m.version <= 2) });
+    const v2 = legacyFile(file, 2);
     v2.prepare(
       `INSERT INTO timelines (id, title, notes, from_t, to_t, from_seq, to_seq, created_at,
          initial_codec, initial_state, event_count) VALUES ('old', 't', '', 0, 1, 0, 2, 0, 'json', ?, 2)`,
@@ -259,7 +279,15 @@ describe('v3: saved timelines record their size', () => {
     insert.run(2, '节'.repeat(100)); // 300 bytes of UTF-8
     v2.close();
     const db = openConnection(file);
-    expect(db.prepare("SELECT bytes FROM timelines WHERE id = 'old'").pluck().get()).toBe(1600);
+    expect(db.prepare("SELECT bytes FROM saved_timelines WHERE id = 'old'").pluck().get()).toBe(
+      1600,
+    );
+    expect(
+      db
+        .prepare("SELECT count(*) FROM saved_timeline_events WHERE timeline_id = 'old'")
+        .pluck()
+        .get(),
+    ).toBe(2);
     db.close();
   });
 });

@@ -5,7 +5,7 @@ import { PodscopeStoreError } from './errors';
 import { openStore, type TimelineStore } from './store';
 import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 import { ManualClock, tempDir } from './testing/testkit';
-import { LIMITS } from './timelines';
+import { LIMITS } from './saved';
 
 const START = 50_000_000;
 const STEP = 1_000;
@@ -218,8 +218,10 @@ describe('listTimelines / deleteTimeline', () => {
     const db = new Database(store.path, { readonly: true });
     const count = (table: string, id: string): unknown =>
       db.prepare(`SELECT count(*) FROM ${table} WHERE timeline_id = ?`).pluck().get(id);
-    expect([count('timeline_events', b.id), count('annotations', b.id)]).toEqual([0, 0]);
-    expect(count('timeline_events', a.id)).toBe(a.eventCount);
+    expect([count('saved_timeline_events', b.id), count('saved_annotations', b.id)]).toEqual([
+      0, 0,
+    ]);
+    expect(count('saved_timeline_events', a.id)).toBe(a.eventCount);
     db.close();
     expect(a.eventCount).toBeGreaterThan(0);
   });
@@ -257,7 +259,7 @@ describe('quotas and retention of saved timelines (issue 17 item 5)', () => {
     const db = new Database(s.path, { readonly: true });
     const size =
       db
-        .prepare<[string], number>('SELECT bytes FROM timelines WHERE id = ?')
+        .prepare<[string], number>('SELECT bytes FROM saved_timelines WHERE id = ?')
         .pluck()
         .get(first.id) ?? 0;
     db.close();

@@ -1,8 +1,8 @@
 /**
  * Store benchmarks, for `npm run bench` (which imports these) or directly:
- *   npx tsx server/store/testing/bench.ts            # both
- *   npx tsx server/store/testing/bench.ts append     # events/s
- *   npx tsx server/store/testing/bench.ts seek [dir] # stateAt p95 on a 1M-event timeline (kept in dir)
+ *   npx tsx server/timeline-db/testing/bench.ts            # both
+ *   npx tsx server/timeline-db/testing/bench.ts append     # events/s
+ *   npx tsx server/timeline-db/testing/bench.ts seek [dir] # stateAt p95 on a 1M-event timeline (kept in dir)
  *
  * Both work on a fresh database in a temporary directory and delete it afterwards. Times are
  * wall-clock on purpose: that is what is being measured.

@@ -38,7 +38,11 @@ import {
   type SaveTimelineInput,
   type SavedTimeline,
   type SavedTimelineSummary,
-} from './timelines';
+} from './saved';
+import type { TimelineFile } from '@/lib/timeline/file';
+import type { SavedQuota } from './quota';
+import { sqliteBuilder } from './schema';
+import { runSync, type TxMode, type Work } from './work';
 import {
   systemClock,
   adaptiveCheckpointDue,
@@ -119,6 +123,7 @@ export class TimelineStore {
   private closed = false;
   /** Saved timelines older than this are deleted by expireSavedTimelines (0: kept until deleted). */
   private readonly savedMaxAgeMs: number;
+  private readonly savedQuota: SavedQuota | undefined;
 
   /** Use openStore(). */
   constructor(db: Db, path: string, options: StoreOptions = {}) {
@@ -134,12 +139,10 @@ export class TimelineStore {
     this.events = new EventTable(db);
     this.checkpoints = new CheckpointTable(db);
     this.meta = new MetaTable(db);
-    this.saved = new SavedTimelines(db, path, {
-      now: () => this.clock.now(),
-      stateAt: (t) => this.stateAt(t),
-      seqAtOrBefore: (t) => this.events.seqAtOrBefore(t),
-      ...(options.saved ? { quota: options.saved } : {}),
-    });
+    this.saved = new SavedTimelines(sqliteBuilder, 'sqlite', path);
+    this.savedQuota = options.saved
+      ? { maxCount: options.saved.maxCount, maxBytes: options.saved.maxBytes }
+      : undefined;
     this.savedMaxAgeMs = options.saved?.maxAgeMs ?? 0;
     const marks = this.meta.read();
     // Rows beyond the mark cannot exist (both are written in one transaction), but trust the rows.
@@ -410,33 +413,66 @@ export class TimelineStore {
 
   /** Copies the state at `from` and the events up to `to` into a saved timeline that retention leaves alone. */
   saveTimeline(input: SaveTimelineInput): SavedTimelineSummary {
-    return this.guard('saving a timeline', () => this.saved.save(input));
+    const live = {
+      stateAt: (t: number) => this.stateAt(t),
+      seqAtOrBefore: (t: number) => this.events.seqAtOrBefore(t),
+    };
+    return this.savedWork(
+      'saving a timeline',
+      'write',
+      this.saved.save(input, live, this.clock.now(), this.savedQuota),
+    );
+  }
+
+  /** Stores a validated timeline file as a saved timeline, within `quota`: all or nothing. */
+  importTimeline(file: TimelineFile, createdAt: number, quota?: SavedQuota): SavedTimelineSummary {
+    return this.savedWork(
+      `importing timeline "${file.title}"`,
+      'write',
+      this.saved.insert(file, createdAt, quota),
+      'nothing was stored',
+    );
   }
 
   getTimeline(id: string): SavedTimeline {
-    return this.guard(`reading saved timeline ${id}`, () => this.saved.get(id));
+    return this.savedWork(`reading saved timeline ${id}`, 'read', this.saved.get(id));
   }
 
   listTimelines(): SavedTimelineSummary[] {
-    return this.guard('listing saved timelines', () => this.saved.list());
+    return this.savedWork('listing saved timelines', 'none', this.saved.list());
+  }
+
+  hasTimeline(id: string): boolean {
+    return this.savedWork(`looking up saved timeline ${id}`, 'none', this.saved.exists(id));
   }
 
   /** Returns false when there was no such timeline. */
   deleteTimeline(id: string): boolean {
-    return this.guard(`deleting saved timeline ${id}`, () => this.saved.delete(id));
+    return this.savedWork(`deleting saved timeline ${id}`, 'none', this.saved.delete(id));
   }
 
   /** Retention for saved timelines: deletes those older than `saved.maxAgeMs`; returns how many. */
   expireSavedTimelines(): number {
     if (!(this.savedMaxAgeMs > 0)) return 0;
     const before = this.clock.now() - this.savedMaxAgeMs;
-    return this.guard('expiring saved timelines', () => this.saved.expire(before));
+    return this.savedWork('expiring saved timelines', 'none', this.saved.expire(before));
   }
 
   addAnnotation(timelineId: string, annotation: AnnotationInput): Annotation {
-    return this.guard(`annotating saved timeline ${timelineId}`, () =>
-      this.saved.annotate(timelineId, annotation),
+    return this.savedWork(
+      `annotating saved timeline ${timelineId}`,
+      'none',
+      this.saved.annotate(timelineId, annotation, this.clock.now()),
     );
+  }
+
+  private savedWork<T>(operation: string, tx: TxMode, work: Work<T>, consequence?: string): T {
+    this.assertOpen();
+    try {
+      return runSync(this.db, work, tx);
+    } catch (err) {
+      throw wrapError(this.path, operation, err, consequence);
+    }
   }
 
   stats(): StoreStats {
@@ -446,7 +482,7 @@ export class TimelineStore {
       fileBytes: this.pragmaNumber('page_count') * this.pragmaNumber('page_size'),
       events: this.events.count(),
       checkpoints: this.checkpoints.count(),
-      timelines: this.saved.count(),
+      timelines: runSync(this.db, this.saved.count()),
     }));
   }
 

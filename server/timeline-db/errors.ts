@@ -29,7 +29,7 @@ export type StoreErrorCode =
   | 'NOT_RETAINED'
   /** The store was closed. */
   | 'CLOSED'
-  /** Another live process is already recording this timeline (server/store/lock.ts). */
+  /** Another live process is already recording this timeline (lock.ts). */
   | 'LOCKED'
   /** A saved-timeline quota (count or bytes) would be exceeded; nothing was stored. */
   | 'QUOTA'
@@ -121,4 +121,62 @@ export function wrapError(
           : undefined;
   const detail = `${operation} failed${hint ? `: ${hint}` : ''} (${code ? `${code}: ` : ''}${message})${consequence ? `; ${consequence}` : ''}`;
   return new PodscopeStoreError(path, kind, detail, err);
+}
+
+/** PostgreSQL's SQLSTATE, or Node's error code for a failed connection (ECONNREFUSED …). */
+function sqlState(err: unknown): string | undefined {
+  if (typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string')
+    return err.code;
+  return undefined;
+}
+
+/** Losing the server: connection refused, reset or timed out, or the server shutting down. */
+function unreachable(code: string | undefined, message: string): boolean {
+  if (
+    code &&
+    /^(E(CONNREFUSED|CONNRESET|HOSTUNREACH|NETUNREACH|NOTFOUND|TIMEDOUT|PIPE|AI_AGAIN))$/.test(code)
+  )
+    return true;
+  // Class 08: connection exceptions; 57P01-57P03: admin shutdown, crash shutdown, cannot connect now.
+  if (code && (code.startsWith('08') || /^57P0[123]$/.test(code))) return true;
+  // pg's own words for a client whose server went away (the rollback after a cut connection
+  // fails with the last of these).
+  return /Connection terminated|timeout exceeded when trying to connect|Connection ended|connection error and is not queryable/i.test(
+    message,
+  );
+}
+
+function classifyPostgres(code: string | undefined, message: string): StoreErrorCode {
+  if (unreachable(code, message)) return 'UNAVAILABLE';
+  if (code === '53100') return 'DISK_FULL';
+  return 'POSTGRES';
+}
+
+function messageOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  // A refused connection to several addresses is an AggregateError with an empty message.
+  if (err.message) return err.message;
+  const first = err instanceof AggregateError ? (err.errors[0] as unknown) : undefined;
+  return first instanceof Error ? first.message : err.name;
+}
+
+/** A PodscopeStoreError naming the database (its URL, password hidden) and the operation. */
+export function wrapPostgresError(
+  where: string,
+  operation: string,
+  err: unknown,
+  consequence?: string,
+): PodscopeStoreError {
+  if (isPodscopeStoreError(err)) return err;
+  const code = sqlState(err);
+  const message = messageOf(err);
+  const kind = classifyPostgres(code, message);
+  const hint =
+    kind === 'UNAVAILABLE'
+      ? 'PostgreSQL cannot be reached'
+      : kind === 'DISK_FULL'
+        ? 'PostgreSQL is out of disk'
+        : undefined;
+  const detail = `${operation} failed${hint ? `: ${hint}` : ''} (${code ? `${code}: ` : ''}${message})${consequence ? `; ${consequence}` : ''}`;
+  return new PodscopeStoreError(where, kind, detail, err);
 }

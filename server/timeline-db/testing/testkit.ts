@@ -1,6 +1,6 @@
 /**
  * Helpers shared by the store's tests: a temporary directory per test and a settable clock.
- * Not part of the public API (server/store/index.ts).
+ * Not part of the public API (server/timeline-db/index.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
