@@ -94,6 +94,10 @@ describe('a data directory of schema v3', () => {
       expect(tables).not.toContain('timeline_events');
       expect(tables).not.toContain('annotations');
       expect(db.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(4);
+      // The checkpoint at the retention floor is the log's base in the one checkpoints table.
+      expect(db.prepare('SELECT seq FROM checkpoints WHERE base = 1').pluck().all()).toEqual([
+        expected.bounds.floorSeq,
+      ]);
     } finally {
       db.close();
     }

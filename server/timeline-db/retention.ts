@@ -11,7 +11,7 @@
  * A crash between steps leaves extra rows below the floor, which the next run removes.
  */
 import type { Database as Db } from 'better-sqlite3';
-import type { CheckpointTable } from './checkpoints';
+import type { SqliteCheckpoints } from './checkpoints';
 import { sqliteCode, wrapError } from './errors';
 import type { EventTable } from './events';
 import type { Marks } from './meta';
@@ -47,7 +47,7 @@ export interface RetentionHost {
   now(): number;
   marks(): Marks;
   events: EventTable;
-  checkpoints: CheckpointTable;
+  checkpoints: SqliteCheckpoints;
   isClosed(): boolean;
   usedBytes(): number;
   /** Writes a checkpoint at `seq` (if missing) and makes it the floor, in one transaction; returns its time. */

@@ -316,7 +316,7 @@ export class SavedTimelines {
     checkAnnotation(this.where, input, period.from_t, period.to_t);
     let created: AnnotationRow | undefined;
     try {
-      created = (yield* first(
+      created = yield* first(
         this.k
           .insertInto('saved_annotations')
           .values({
@@ -328,7 +328,7 @@ export class SavedTimelines {
             created_at: now,
           })
           .returningAll(),
-      ));
+      );
     } catch (err) {
       // Deleted (by another connection or replica) between the look-up and the insert.
       if (isForeignKeyViolation(err)) throw notFound(this.where, id);

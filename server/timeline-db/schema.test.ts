@@ -291,3 +291,36 @@ describe('v3: saved timelines record their size', () => {
     db.close();
   });
 });
+
+describe('0008: one checkpoints table', () => {
+  it("moves the cluster's and the embedded log's checkpoints into it", () => {
+    const file = join(tmp.dir, 'cluster.db');
+    const before = openConnection(file, { upTo: '0007_embedded_log' });
+    before
+      .prepare(
+        `INSERT INTO cluster_checkpoints (gid, t_max, epochs, base, codec, body, created_at)
+         VALUES (2048, 5, '{"n":"e1"}', 1, 'json', ?, 9)`,
+      )
+      .run(Buffer.from('{"seq":2048,"t":5,"nodes":{}}'));
+    before
+      .prepare(
+        `INSERT INTO checkpoints (seq, t, codec, body, created_at) VALUES (7, 3, 'json', ?, 8)`,
+      )
+      .run(Buffer.from('{"seq":7,"t":3,"nodes":{}}'));
+    before.close();
+    const db = openConnection(file);
+    expect(
+      db.prepare('SELECT seq, t_max, epochs, base, created_at FROM checkpoints ORDER BY seq').all(),
+    ).toEqual([
+      { seq: 7, t_max: 3, epochs: '{}', base: 0, created_at: 8 },
+      { seq: 2048, t_max: 5, epochs: '{"n":"e1"}', base: 1, created_at: 9 },
+    ]);
+    expect(
+      db
+        .prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'cluster_checkpoints'")
+        .pluck()
+        .get(),
+    ).toBe(0);
+    db.close();
+  });
+});

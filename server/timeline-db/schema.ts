@@ -11,8 +11,8 @@
  *   on `t` (the earliest event time in the message, which a redelivery repeats, so the unique key
  *   can include it) and BRIN-indexed on t; retention drops whole partitions. SQLite keeps one
  *   table and deletes by t.
- * - `checkpoints` (SQLite, the embedded log's) and `cluster_checkpoints` (both, the cluster's):
- *   whole states folded up to a seq or gid, in snapshot.ts's codec.
+ * - `checkpoints` (both): whole states folded from either log up to a seq (a gid in the
+ *   cluster's), in snapshot.ts's codec; one table and one implementation (checkpoints.ts).
  * - `saved_timelines`, `saved_timeline_events`, `saved_annotations` (both): saved timelines,
  *   each owning copies of its initial state and events, so retention never touches them
  *   (saved.ts).
@@ -64,11 +64,20 @@ export interface MetaTable {
   value: number;
 }
 
-/** The embedded log's checkpoints: the state after every event up to and including seq. */
+/**
+ * Checkpoints of either log (checkpoints.ts, since 0008): the state folded from the log up to a
+ * seq, so a seek starts from the newest one before its moment and its cost does not grow with
+ * the log's length.
+ */
 export interface CheckpointsTable {
+  /** Every event up to and including this seq (the cluster's: a global id) is folded in. */
   seq: number;
-  /** The state's t. */
-  t: number;
+  /** The newest event time folded in (the state's t): it serves states at t_max and later. */
+  t_max: number;
+  /** The agent run each node's state came from, as JSON ({ node: epoch }; {} in embedded mode). */
+  epochs: string;
+  /** 1: written for retention, which then removed the events before it (the log's base). */
+  base: number;
   /** snapshot.ts's codec and its bytes. */
   codec: string;
   body: Buffer;
@@ -111,11 +120,7 @@ export interface ClusterMessagesTable {
   body: string;
 }
 
-/**
- * The cluster state folded from the timeline up to a gid (server/cluster/timeline/checkpoints.ts):
- * a seek starts from the newest one before its moment, so its cost does not grow with the
- * timeline's length.
- */
+/** `cluster_checkpoints` (0002–0007): the cluster's checkpoints; 0008 made them `checkpoints`. */
 export interface ClusterCheckpointsTable {
   /** Every event with a gid up to this one is folded in. */
   gid: number;
@@ -174,14 +179,13 @@ export interface Tables {
   meta: MetaTable;
   checkpoints: CheckpointsTable;
   cluster_messages: ClusterMessagesTable;
-  cluster_checkpoints: ClusterCheckpointsTable;
   saved_timelines: SavedTimelinesTable;
   saved_timeline_events: SavedTimelineEventsTable;
   saved_annotations: SavedAnnotationsTable;
 }
 
 /** The cluster's tables (server/cluster/timeline's database type). */
-export type TimelineDatabase = Pick<Tables, 'cluster_messages' | 'cluster_checkpoints'>;
+export type TimelineDatabase = Pick<Tables, 'cluster_messages' | 'checkpoints'>;
 
 export interface TimelineMigration {
   /** Sorted by name; kysely_migration records it. */
@@ -513,6 +517,53 @@ export const MIGRATIONS: readonly TimelineMigration[] = [
       ).run(4, 'the one timeline schema: migrations in kysely_migration', Date.now());
     },
   },
+  {
+    /**
+     * One checkpoints table for both logs: the embedded log's (seq, t) and the cluster's
+     * cluster_checkpoints (gid, t_max, epochs, base) become `checkpoints` (seq, t_max, epochs,
+     * base). An embedded checkpoint's t is the newest event time it folded in, which is what
+     * t_max says; the one at the retention floor is the log's base.
+     */
+    name: '0008_one_checkpoints_table',
+    async postgres(db) {
+      await sql`ALTER TABLE cluster_checkpoints RENAME TO checkpoints`.execute(db);
+      await sql`ALTER TABLE checkpoints RENAME COLUMN gid TO seq`.execute(db);
+      await sql`ALTER INDEX cluster_checkpoints_t_max RENAME TO checkpoints_t_max`.execute(db);
+    },
+    async postgresDown(db) {
+      await sql`ALTER INDEX checkpoints_t_max RENAME TO cluster_checkpoints_t_max`.execute(db);
+      await sql`ALTER TABLE checkpoints RENAME COLUMN seq TO gid`.execute(db);
+      await sql`ALTER TABLE checkpoints RENAME TO cluster_checkpoints`.execute(db);
+    },
+    sqlite(db) {
+      db.exec('ALTER TABLE checkpoints RENAME TO embedded_checkpoints_v1');
+      ddl(
+        db,
+        b.schema
+          .createTable('checkpoints')
+          .addColumn('seq', 'integer', (c) => c.primaryKey())
+          .addColumn('t_max', 'integer', (c) => c.notNull())
+          .addColumn('epochs', 'text', (c) => c.notNull())
+          .addColumn('base', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('codec', 'text', (c) => c.notNull())
+          .addColumn('body', 'blob', (c) => c.notNull())
+          .addColumn('created_at', 'integer', (c) => c.notNull()),
+      );
+      db.exec(`
+        INSERT INTO checkpoints (seq, t_max, epochs, base, codec, body, created_at)
+          SELECT seq, t, '{}',
+            CASE WHEN seq = (SELECT value FROM meta WHERE key = 'floor_seq') THEN 1 ELSE 0 END,
+            codec, body, created_at FROM embedded_checkpoints_v1;
+        INSERT INTO checkpoints (seq, t_max, epochs, base, codec, body, created_at)
+          SELECT gid, t_max, epochs, base, codec, body, created_at FROM cluster_checkpoints;
+        DROP TABLE embedded_checkpoints_v1;
+        DROP TABLE cluster_checkpoints;`);
+      ddl(
+        db,
+        b.schema.createIndex('checkpoints_t_max').on('checkpoints').columns(['t_max', 'seq']),
+      );
+    },
+  },
 ];
 
 /** The newest migration's name. */
@@ -547,6 +598,7 @@ function clusterCheckpoints(db: Kysely<unknown>, dialect: Dialect) {
 }
 
 function clusterCheckpointsIndex(db: Kysely<unknown>) {
+  // Named for the table of 0002; 0008 renames both.
   return db.schema
     .createIndex('cluster_checkpoints_t_max')
     .on('cluster_checkpoints')

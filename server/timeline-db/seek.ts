@@ -6,7 +6,7 @@
  * cheap; the last few answers are kept (immutable values).
  */
 import { emptyState, reduce, type ClusterState, type TimelineEvent } from '@/lib/timeline';
-import type { CheckpointTable } from './checkpoints';
+import type { SqliteCheckpoints } from './checkpoints';
 import { fastDecode } from './decode';
 import { PodscopeStoreError } from './errors';
 import type { EventTable } from './events';
@@ -17,7 +17,7 @@ export interface SeekSources {
   /** The database's path, for errors. */
   path: string;
   events: EventTable;
-  checkpoints: CheckpointTable;
+  checkpoints: SqliteCheckpoints;
   /** The retention floor now. */
   floorSeq: () => number;
   /** The state at the latest seq, when the store knows it. */

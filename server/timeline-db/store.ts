@@ -14,7 +14,7 @@ import {
   type TimelineEvent,
   type UnsequencedEvent,
 } from '@/lib/timeline';
-import { CheckpointTable, type CheckpointInfo } from './checkpoints';
+import { SqliteCheckpoints, type CheckpointInfo } from './checkpoints';
 import { PodscopeStoreError, wrapError } from './errors';
 import {
   DEFAULT_MAX_EVENT_BYTES,
@@ -109,7 +109,7 @@ export class TimelineStore {
   private readonly maxEventBytes: number;
   private readonly policy: RetentionPolicy;
   private readonly events: EventTable;
-  private readonly checkpoints: CheckpointTable;
+  private readonly checkpoints: SqliteCheckpoints;
   private readonly meta: MetaTable;
   private readonly saved: SavedTimelines;
   private readonly appendTx: Transaction<(batch: EncodedBatch, states?: AppendStates) => Written>;
@@ -137,7 +137,7 @@ export class TimelineStore {
     this.maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
     this.policy = options.retention ?? {};
     this.events = new EventTable(db);
-    this.checkpoints = new CheckpointTable(db);
+    this.checkpoints = new SqliteCheckpoints(db, sqliteBuilder);
     this.meta = new MetaTable(db);
     this.saved = new SavedTimelines(sqliteBuilder, 'sqlite', path);
     this.savedQuota = options.saved
@@ -401,7 +401,7 @@ export class TimelineStore {
         this.db
           .transaction(() => {
             if (this.checkpoints.nearestSeq(seq) !== seq)
-              this.checkpoints.write(state, this.clock.now());
+              this.checkpoints.write(state, this.clock.now(), { base: true });
             this.meta.setFloor(seq, state.t);
           })
           .immediate();

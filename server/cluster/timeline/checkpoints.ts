@@ -23,9 +23,9 @@
 import { reduce } from '@/lib/timeline/reducer';
 import { own, type ClusterState } from '@/lib/timeline/state';
 import type { TimelineEvent } from '@/lib/timeline/events';
-import { constants, createGzip } from 'node:zlib';
-import { encode } from '@/lib/timeline/codec';
-import { decodeSnapshot } from '@/server/timeline-db/snapshot';
+import { Checkpoints, type Checkpoint as StoredCheckpoint } from '@/server/timeline-db/checkpoints';
+import { encodeSnapshotInSlices } from '@/server/timeline-db/snapshot';
+import { runAsync, type Work } from '@/server/timeline-db/work';
 import { isApiEpoch } from '../envelope';
 import type { GapRecord } from '../global';
 import type { KeeperLock } from './keeper-lock';
@@ -46,8 +46,6 @@ export interface Checkpoint {
  * event loop; the keeper folds in a thread of its own (keeper-thread.ts).
  */
 const PAGE = 1_000;
-/** Nodes encoded between two pauses while a checkpoint is written. */
-const NODES_PER_SLICE = 25;
 /** Default: a checkpoint once this many committed events lie past the newest one. */
 export const CHECKPOINT_EVERY_EVENTS = 50_000;
 /** Default: at most one checkpoint per replica this often (encoding a large state takes a while). */
@@ -114,14 +112,15 @@ export async function foldTimeline(
   return { gid, tMax, epochs: Object.fromEntries(epochs), state, events };
 }
 
-/** The `cluster_checkpoints` table (schema.ts). */
+/**
+ * The cluster timeline's checkpoints: server/timeline-db's one checkpoint implementation (the
+ * `checkpoints` table), its units run through kysely on the timeline's connection.
+ */
 export class ClusterCheckpoints {
-  private readonly cache = new Map<number, Checkpoint>();
+  private readonly units: Checkpoints;
 
-  constructor(private readonly timeline: ClusterTimeline) {}
-
-  private get db() {
-    return this.timeline.db;
+  constructor(private readonly timeline: ClusterTimeline) {
+    this.units = new Checkpoints(timeline.db, { cached: CACHE_SIZE });
   }
 
   /**
@@ -129,97 +128,52 @@ export class ClusterCheckpoints {
    * becomes the base when this one is.
    */
   async write(cp: Checkpoint, options: { base?: boolean; now?: number } = {}): Promise<void> {
-    const codec = 'json+gzip';
-    const body = await encodeInSlices(cp.state);
-    const base = options.base ? 1 : 0;
-    await this.db
-      .insertInto('cluster_checkpoints')
-      .values({
-        gid: cp.gid,
-        t_max: cp.tMax,
-        epochs: JSON.stringify(cp.epochs),
-        base,
-        codec,
-        body,
-        created_at: options.now ?? Date.now(),
-      })
-      .onConflict((oc) =>
-        base ? oc.column('gid').doUpdateSet({ base: 1 }) : oc.column('gid').doNothing(),
-      )
-      .execute();
+    const snapshot = await encodeSnapshotInSlices(cp.state);
+    await this.run(
+      this.units.write(
+        { seq: cp.gid, tMax: cp.tMax, epochs: cp.epochs, snapshot },
+        options.now ?? Date.now(),
+        options.base ? { base: true } : {},
+      ),
+    );
   }
 
   /** The newest checkpoint at or below `gid`. */
-  atOrBelow(gid: number): Promise<Checkpoint | undefined> {
-    return this.newest(['gid', '<=', gid]);
+  async atOrBelow(gid: number): Promise<Checkpoint | undefined> {
+    return asCluster(await this.run(this.units.atOrBelow(gid)));
   }
 
   /** The checkpoint retention last built on (the timeline holds nothing before it). */
-  base(): Promise<Checkpoint | undefined> {
-    return this.newest(['base', '=', 1]);
+  async base(): Promise<Checkpoint | undefined> {
+    return asCluster(await this.run(this.units.base()));
   }
 
   /** The newest checkpoint a state at `t` can start from. */
-  serving(t: number): Promise<Checkpoint | undefined> {
-    return this.newest(['t_max', '<=', t]);
+  async serving(t: number): Promise<Checkpoint | undefined> {
+    return asCluster(await this.run(this.units.serving(t)));
   }
 
   /** The newest checkpoint (undefined when there is none). */
-  latest(): Promise<Checkpoint | undefined> {
-    return this.newest();
+  async latest(): Promise<Checkpoint | undefined> {
+    return asCluster(await this.run(this.units.latest()));
   }
 
-  async count(): Promise<number> {
-    const row = await this.db
-      .selectFrom('cluster_checkpoints')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+  count(): Promise<number> {
+    return this.run(this.units.count());
   }
 
   /** Removes the checkpoints below `gid` (they would fold forward from removed events). */
-  async pruneBelow(gid: number): Promise<number> {
-    const res = await this.db
-      .deleteFrom('cluster_checkpoints')
-      .where('gid', '<', gid)
-      .executeTakeFirst();
-    for (const k of this.cache.keys()) if (k < gid) this.cache.delete(k);
-    return Number(res.numDeletedRows);
+  pruneBelow(gid: number): Promise<number> {
+    return this.run(this.units.deleteBelow(gid));
   }
 
-  /** The newest checkpoint, of those matching `filter` when given. */
-  private async newest(
-    filter?: [column: 'gid' | 'base' | 't_max', op: '<=' | '=', value: number],
-  ): Promise<Checkpoint | undefined> {
-    let q = this.db.selectFrom('cluster_checkpoints').select('gid');
-    if (filter) q = q.where(...filter);
-    const row = await q.orderBy('gid', 'desc').limit(1).executeTakeFirst();
-    return row ? this.load(Number(row.gid)) : undefined;
+  private run<T>(work: Work<T>): Promise<T> {
+    return runAsync(this.timeline.db, work);
   }
+}
 
-  private async load(gid: number): Promise<Checkpoint | undefined> {
-    const cached = this.cache.get(gid);
-    if (cached) return cached;
-    const row = await this.db
-      .selectFrom('cluster_checkpoints')
-      .selectAll()
-      .where('gid', '=', gid)
-      .executeTakeFirst();
-    if (!row) return undefined;
-    const cp: Checkpoint = {
-      gid: Number(row.gid),
-      tMax: Number(row.t_max),
-      epochs: JSON.parse(row.epochs) as Record<string, string>,
-      state: decodeSnapshot(row.codec, row.body),
-    };
-    this.cache.set(gid, cp);
-    while (this.cache.size > CACHE_SIZE) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest === undefined) break;
-      this.cache.delete(oldest);
-    }
-    return cp;
-  }
+function asCluster(cp: StoredCheckpoint | undefined): Checkpoint | undefined {
+  return cp && { gid: cp.seq, tMax: cp.tMax, epochs: cp.epochs, state: cp.state };
 }
 
 /**
@@ -336,31 +290,4 @@ export class CheckpointKeeper {
     this.lastWrite = this.now();
     return cp;
   }
-}
-
-/**
- * The state as server/timeline-db/snapshot.ts's `json+gzip` codec stores it, encoded a few nodes at a
- * time with a pause between, and compressed by zlib off the event loop: a 5,000-node state is
- * ~110 MB of JSON, which encoded in one piece held the console's event loop for ~3 s.
- */
-async function encodeInSlices(state: ClusterState): Promise<Buffer> {
-  const gzip = createGzip({ level: constants.Z_BEST_SPEED });
-  const chunks: Buffer[] = [];
-  gzip.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<void>((resolve, reject) => {
-    gzip.on('end', resolve);
-    gzip.on('error', reject);
-  });
-  const write = async (text: string) => {
-    if (!gzip.write(text)) await new Promise<void>((r) => gzip.once('drain', r));
-  };
-  await write(`{"seq":${state.seq},"t":${state.t},"nodes":{`);
-  let i = 0;
-  for (const [name, view] of Object.entries(state.nodes)) {
-    await write(`${i > 0 ? ',' : ''}${JSON.stringify(name)}:${encode(view)}`);
-    if (++i % NODES_PER_SLICE === 0) await new Promise<void>((r) => setImmediate(r));
-  }
-  gzip.end('}}');
-  await done;
-  return Buffer.concat(chunks);
 }
