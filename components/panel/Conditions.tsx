@@ -7,6 +7,7 @@ import { conditionTone, timeOf } from '@/components/data/entity';
 import { StateIcon } from '@/components/visual/StateIcon';
 import { RelativeTime } from '@/components/visual/RelativeTime';
 import { useWhy } from './WhyText';
+import { WriterLabel } from './WriterLabel';
 
 export function Conditions({
   conditions,
@@ -55,6 +56,7 @@ export function Conditions({
                   <StateIcon tone={tone} size={11} />
                   {c.status}
                 </span>
+                <WriterLabel why={why[c.type]} />
               </td>
               <td>
                 {timeOf(c.lastTransitionTime) !== undefined ? (

@@ -22,6 +22,7 @@ import { StateMachine } from './StateMachine';
 import { StatusJson } from './StatusJson';
 import { useLastTransition } from './use-transition';
 import { WhyText } from './WhyText';
+import { WriterLabel } from './WriterLabel';
 
 export function PodDetails({ entity }: { entity: Extract<EntityRef, { layer: 'pod' }> }) {
   const t = useTranslations('ui.panel');
@@ -56,6 +57,7 @@ export function PodDetails({ entity }: { entity: Extract<EntityRef, { layer: 'po
           {pod.evictionDueAt > now
             ? t('evictionIn', { duration: formatDuration(pod.evictionDueAt - now, locale) })
             : t('evictionDue')}
+          <WriterLabel writer="taintEvictionController" />
         </p>
       ) : null}
       {pod.deletionTimestamp !== undefined ? <p className="ps-alert">{t('deleting')}</p> : null}

@@ -7,6 +7,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import type { Explanation } from '@/lib/kubelet/explanation';
 import { formatExplanation } from '@/lib/i18n/format';
 import { isLocale } from '@/lib/i18n/locales';
+import { WriterLabel } from './WriterLabel';
 
 export function useWhy(): (e: Explanation | undefined) => string | undefined {
   const locale = useLocale();
@@ -35,7 +36,10 @@ export function WhyText({
   return (
     <div className={prominent ? 'ps-why is-prominent' : 'ps-why'}>
       {text ? (
-        <p className="ps-why-text">{text}</p>
+        <p className="ps-why-text">
+          {showRule ? <WriterLabel why={why} /> : null}
+          {text}
+        </p>
       ) : (
         <p className="ps-why-text ps-why-missing">
           <code>{why.id}</code>

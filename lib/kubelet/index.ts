@@ -4,6 +4,7 @@
  */
 export * from './runtime';
 export * from './explanation';
+export { WRITERS, writerOf, writersOf, type Writer } from './writers';
 export { DEFAULT_FEATURE_GATES, enabled, type FeatureGateName, type FeatureGates } from './gates';
 export {
   POD_PHASES,

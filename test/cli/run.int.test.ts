@@ -68,6 +68,21 @@ function check(doc: { nodes: SnapshotNode[] }): void {
   expect(slow?.status.phase).toBe('Running');
   expect(slow?.status.containerStatuses?.[0]).toMatchObject({ started: true, ready: true });
   expect(slow?.unsupported).toEqual(['spec.volumes']);
+  // Its readiness probe passes: Ready=True, whatever the node's Ready — a NotReady the kubelet
+  // reports itself (a lab containerd without CNI: network not ready) marks no pod (issue 32).
+  expect(slow?.status.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+  // Each value names its upstream writer: the kubelet posts this pod's phase, Ready and states.
+  expect(slow?.writers).toMatchObject({
+    phase: 'kubelet',
+    conditions: { Ready: 'kubelet', ContainersReady: 'kubelet' },
+    containers: { web: 'kubelet' },
+  });
+  const node = doc.nodes.find((n) => n.pods.includes(slow as (typeof pods)[number]));
+  expect(node?.writers.Ready).toBe('kubelet');
+  if (node?.conditions.find((c) => c.type === 'Ready')?.status === 'False')
+    expect(slow?.why.conditions.Ready).toContain(
+      'the controller taints the node, it does not mark its pods',
+    );
   expect(never?.status.containerStatuses?.[0]).toMatchObject({ started: true, ready: false });
   expect(never?.status.conditions?.find((c) => c.type === 'Ready')).toMatchObject({
     status: 'False',
@@ -140,7 +155,12 @@ describe.skipIf(skip)('podscope run on real containerd (lab)', () => {
       ],
       { timeout: 120_000 },
     );
-    check(JSON.parse(stdout) as { nodes: SnapshotNode[] });
+    const doc = JSON.parse(stdout) as { nodes: SnapshotNode[] };
+    check(doc);
+    // The lab containerd has no CNI configured: its node is NotReady, reported by the kubelet.
+    const ready = doc.nodes[0]?.conditions.find((c) => c.type === 'Ready');
+    expect(ready?.status).toBe('False');
+    expect(ready?.message).toContain('network not ready');
     const client = new CriClient(endpoint);
     try {
       expect(await client.listPodSandbox()).toEqual([]);

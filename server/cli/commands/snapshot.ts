@@ -8,6 +8,7 @@
  */
 import type { V1NodeCondition, V1PodStatus } from '@kubernetes/client-node';
 import { formatExplanation } from '@/lib/i18n/format';
+import { writerOf, writersOf, type Writer } from '@/lib/kubelet/writers';
 import { toJsonValue } from '@/lib/timeline/codec';
 import type { ClusterState, NodeView, PodView } from '@/lib/timeline/state';
 import type { NodeEndpoint } from '@/server/config';
@@ -49,6 +50,15 @@ export interface SnapshotPod {
   > &
     Partial<Pick<V1PodStatus, 'podIP' | 'podIPs' | 'startTime' | 'qosClass'>>;
   why: { phase: string; conditions: Record<string, string>; containers: Record<string, string> };
+  /**
+   * Which upstream component writes each value the why explains (lib/kubelet/writers.ts):
+   * kubelet, nodeLifecycleController, taintEvictionController, scheduler, apiServerAdmission.
+   */
+  writers: {
+    phase?: Writer;
+    conditions: Record<string, Writer>;
+    containers: Record<string, Writer>;
+  };
   specSource: PodView['specSource'];
   /** With --kubeconfig: where the API server and the runtime disagree (empty: they agree). */
   drift?: ReturnType<typeof driftJson>;
@@ -62,6 +72,8 @@ export interface SnapshotNode {
   runtime: { name: string; version: string; apiVersion: string };
   conditions: V1NodeCondition[];
   why: Record<string, string>;
+  /** Which upstream component writes each condition: kubelet or nodeLifecycleController. */
+  writers: Record<string, Writer>;
   pods: SnapshotPod[];
   drift?: ReturnType<typeof driftJson>;
 }
@@ -167,6 +179,7 @@ function snapshotNode(state: ClusterState, n: NodeEndpoint): SnapshotNode {
     runtime: view?.runtime ?? { name: '', version: '', apiVersion: '' },
     conditions: view?.conditions ?? [],
     why,
+    writers: writersOf(view?.why ?? {}),
     pods: pods.map(snapshotPod),
   };
 }
@@ -191,6 +204,11 @@ function snapshotPod(p: PodView): SnapshotPod {
       phase: formatExplanation(p.why.phase),
       conditions: text(p.why.conditions),
       containers: text(p.why.containers),
+    },
+    writers: {
+      ...(writerOf(p.why.phase) ? { phase: writerOf(p.why.phase) } : {}),
+      conditions: writersOf(p.why.conditions),
+      containers: writersOf(p.why.containers),
     },
     specSource: p.specSource,
     ...(p.spec.unsupported?.length ? { unsupported: [...p.spec.unsupported] } : {}),
