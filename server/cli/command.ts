@@ -13,8 +13,22 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-/** Runs one command: its exit code; a usage error prints the usage (2), any other error one line (1). */
+/** `--help` or `-h` among a command's options (not after a `--`, where arguments are verbatim). */
+export function asksForHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  const options = end === -1 ? args : args.slice(0, end);
+  return options.includes('--help') || options.includes('-h');
+}
+
+/**
+ * Runs one command: its exit code. `--help`/`-h` prints the usage on stdout (0) whatever else is
+ * given; a usage error prints the usage on stderr (2), any other error one line (1).
+ */
 export async function runCommand(command: Command, args: string[]): Promise<number> {
+  if (asksForHelp(args)) {
+    process.stdout.write(`${command.usage}\n`);
+    return 0;
+  }
   try {
     return await command.run(args);
   } catch (err) {
