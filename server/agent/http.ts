@@ -12,6 +12,18 @@ export interface AgentHttp {
   close(): Promise<void>;
 }
 
+/** A failed listen, said with the option that moves the listener (another agent may hold the port). */
+function listenError(err: NodeJS.ErrnoException, listen: { host: string; port: number }): Error {
+  const where = `${listen.host}:${listen.port}`;
+  const move =
+    'choose another with --listen HOST:PORT or PODSCOPE_AGENT_LISTEN (port 0 picks a free one)';
+  if (err.code === 'EADDRINUSE')
+    return new Error(`${where} for /metrics and /healthz is already in use (EADDRINUSE): ${move}`);
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'EACCES')
+    return new Error(`cannot listen on ${where} for /metrics and /healthz (${err.code}): ${move}`);
+  return err;
+}
+
 export async function startAgentHttp(
   listen: { host: string; port: number },
   handlers: {
@@ -46,7 +58,7 @@ export async function startAgentHttp(
   server.headersTimeout = 10_000;
   server.requestTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) => reject(listenError(err, listen)));
     server.listen(listen.port, listen.host, () => {
       server.off('error', reject);
       resolve();

@@ -17,7 +17,8 @@ derives to NATS JetStream for the cluster's consoles. Calls only read-only CRI m
                           NAME: the node (default PODSCOPE_NODE_NAME, else the host name)
   --nats URL              nats://host:4222                           env PODSCOPE_NATS_URL
   --cluster NAME          a DNS label (default "default")            env PODSCOPE_CLUSTER
-  --listen HOST:PORT      /metrics and /healthz (default 127.0.0.1:9464)
+  --listen HOST:PORT      /metrics and /healthz (default 127.0.0.1:9464; port 0: a free one,
+                          printed at start)
                                                                      env PODSCOPE_AGENT_LISTEN
   --outbox-bytes N        memory cap of events waiting for NATS (default 16 MiB); beyond it
                           the oldest are dropped and a gap is published  env PODSCOPE_AGENT_OUTBOX_BYTES
