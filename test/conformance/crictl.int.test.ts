@@ -12,9 +12,12 @@ import { CriClient } from '@/server/cri';
 import { skipContainerd } from '../containerd/harness';
 import { kubeletContainer, runPod, type Target } from '../contract/scenario';
 import { startContainerdTarget, startSimTarget } from '../contract/targets';
-import { unpackCritools, type Critools } from './critools';
+import { skipWithoutTool } from '../external-tool';
+import { critoolsDir, unpackCritools, type Critools } from './critools';
 
-const skip = skipContainerd('crictl output: simulator vs containerd');
+const skip =
+  skipContainerd('crictl output: simulator vs containerd') ||
+  skipWithoutTool('crictl output: simulator vs containerd', critoolsDir);
 
 interface Side {
   target: Target;

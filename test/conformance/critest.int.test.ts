@@ -5,7 +5,8 @@
  */
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unpackCritools, type Critools } from './critools';
+import { skipWithoutTool } from '../external-tool';
+import { critoolsDir, unpackCritools, type Critools } from './critools';
 import { startSimProcess, type SimProcess } from './sim-process';
 
 export const CRITEST_FOCUS =
@@ -14,10 +15,13 @@ export const CRITEST_FOCUS =
   'Image Manager';
 const EXPECTED_SPECS = 26;
 
+const skip = skipWithoutTool('critest against podscope sim', critoolsDir);
+
 let tools: Critools | undefined;
 let sim: SimProcess | undefined;
 
 beforeAll(async () => {
+  if (skip) return;
   tools = unpackCritools();
   sim = await startSimProcess();
 });
@@ -45,7 +49,7 @@ function runCritest(endpoint: string): Promise<{ code: number; output: string }>
   });
 }
 
-describe('critest against podscope sim', () => {
+describe.skipIf(skip)('critest against podscope sim', () => {
   it(`passes every in-scope spec (${EXPECTED_SPECS})`, { timeout: 600_000 }, async () => {
     const { code, output } = await runCritest(sim!.endpoint);
     const summary = /Ran (\d+) of \d+ Specs[\s\S]*?(\d+) Passed \| (\d+) Failed/.exec(output);
