@@ -7,10 +7,11 @@
  *   node --import tsx bench/lib/cluster-path.ts [nodes] [pods] [churns]
  *   CLUSTER_PATH_PG=1 node --import tsx bench/lib/cluster-path.ts …   # and the writer's commits
  *
- * It stands in for the bus (no ClusterBus): the view's and the writer's reads share one parse,
- * as ClusterBus.accept gives them. With CLUSTER_PATH_PG=1 the churn's events are then committed
- * to a real PostgreSQL (test/cluster/harness) as the writer commits them, batches of 1,000
- * messages, and the console's CPU per committed event is reported on its own.
+ * It stands in for the bus (no NATS): the view's and the writer's reads share one parse, as the
+ * replica's reader gives them (server/cluster/bus/reader.ts). With CLUSTER_PATH_PG=1 the churn's
+ * events are then committed to a real PostgreSQL (test/cluster/harness) as the writer commits
+ * them, batches of 1,000 messages, and the console's CPU per committed event is reported on its
+ * own.
  */
 import { encodeMessage, summaryOf } from '@/server/cluster/envelope';
 import { parseBusMessage } from '@/server/cluster/parse';
@@ -56,7 +57,7 @@ async function main() {
       const p = parseBusMessage(b.data, 'bench', b.node);
       if (!p.ok) throw new Error(p.detail);
       view.apply({ streamSeq: i + 1, subject: '', message: p.value });
-      // the writer's rows (ClusterBus.accept hands the writer the view's parse)
+      // the writer's rows (the replica's reader hands the writer the view's verdict)
       const w = SHARED ? p : parseBusMessage(b.data, 'bench', b.node);
       if (!w.ok) throw new Error(w.detail);
       const rows = globalEvents(i + 1, w.value);

@@ -2,14 +2,15 @@
  * The cluster benchmark's load generator: one process publishing to a real NATS JetStream as N
  * synthetic agents (synthetic-nodes.ts) — first relists, heartbeats every `heartbeatMs`, latest
  * node state when it changed (at most every 10 s, as the agent does), churn relists — through the
- * cluster bus (server/cluster/bus.ts), exactly the calls the agent makes — but for the ingest
+ * cluster bus (server/cluster/bus/publisher.ts), exactly the calls the agent makes — but for the ingest
  * flood's messages made ahead, which go out pipelined (pipelined-publisher.ts), as a hundred
  * agents' publishes would from a hundred processes. Driven over IPC by loadgen-process.ts.
  *
  *   node --import tsx bench/lib/loadgen-child.ts
  */
 import { DEFAULT_STATE_MS } from '@/server/agent/config';
-import { openBus, type ClusterBus } from '@/server/cluster/bus';
+import { connectBus } from '@/server/cluster/bus/connection';
+import { BusPublisher } from '@/server/cluster/bus/publisher';
 import { encodeMessage, messageId, type BusMessage } from '@/server/cluster/envelope';
 import { clusterNames } from '@/server/cluster/names';
 import type { LoadEnvelope, LoadReply, LoadRequest, LoadStats } from './loadgen-protocol';
@@ -21,7 +22,7 @@ import { recordTemplates, SyntheticNode, type NodeMark, type Templates } from '.
 const MAX_IN_FLIGHT = 512;
 const TICK_MS = 50;
 
-let bus: ClusterBus | undefined;
+let bus: BusPublisher | undefined;
 let publisher: PipelinedPublisher | undefined;
 let templates: Templates | undefined;
 let config: Extract<LoadRequest, { op: 'start' }> | undefined;
@@ -55,7 +56,7 @@ const node = (i: number) => nodes[i] as SyntheticNode;
 
 /** Publishes in order on the one connection (JetStream keeps the order); counts what it acked. */
 function publish(m: BusMessage): Promise<void> {
-  const b = bus as ClusterBus;
+  const b = bus as BusPublisher;
   inFlight++;
   return b
     .publish(m, 30_000)
@@ -174,8 +175,8 @@ function prepare(events: number): void {
  * flood is a hundred agents' worth of messages from one process (pipelined-publisher.ts).
  */
 function publishPrepared(p: Prepared): void {
-  const b = bus as ClusterBus;
-  publisher ??= new PipelinedPublisher(b.nc);
+  const b = bus as BusPublisher;
+  publisher ??= new PipelinedPublisher(b.bus.nc);
   inFlight++;
   publisher.publish(p.subject, p.data, p.msgID, (err, ack) => {
     inFlight--;
@@ -260,12 +261,14 @@ async function handle(req: LoadRequest): Promise<LoadReply> {
         containers: req.containers,
         churnSteps: 60,
       });
-      bus = await openBus({
-        servers: req.servers,
-        cluster: req.cluster,
-        name: 'podscope-bench-loadgen',
-        log: () => undefined,
-      });
+      bus = new BusPublisher(
+        await connectBus({
+          servers: req.servers,
+          cluster: req.cluster,
+          name: 'podscope-bench-loadgen',
+          log: () => undefined,
+        }),
+      );
       ticker = setInterval(tick, TICK_MS);
       return { ok: true, ...currentStats() };
     case 'grow':
@@ -291,7 +294,7 @@ async function handle(req: LoadRequest): Promise<LoadReply> {
     case 'stop':
       if (ticker) clearInterval(ticker);
       publisher?.close();
-      await bus?.close();
+      await bus?.bus.close();
       setTimeout(() => process.exit(0), 10);
       return { ok: true };
   }

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Msg } from '@nats-io/transport-node';
-import { openBus, type ClusterBus } from '@/server/cluster/bus';
+import { connectBus, type BusConnection } from '@/server/cluster/bus/connection';
 import { startNats, type NatsInstance } from '@/test/cluster/harness';
 import { PipelinedPublisher, type PubAck } from './pipelined-publisher';
 
 let nats: NatsInstance;
-let bus: ClusterBus;
+let bus: BusConnection;
 
 beforeAll(async () => {
   nats = await startNats();
-  bus = await openBus({ servers: nats.url, cluster: 'pub' });
+  bus = await connectBus({ servers: nats.url, cluster: 'pub', log: () => {} });
 });
 afterAll(async () => {
   await bus?.close();

@@ -8,7 +8,7 @@
  * The cluster bench's load generator floods as a hundred agents from one process, so what it
  * spends per message is CPU the console under test does not get. One agent publishes a few
  * messages a second, where the difference is nothing: the agent keeps `js.publish`
- * (server/cluster/bus.ts).
+ * (server/cluster/bus/publisher.ts).
  *
  *   const pub = new PipelinedPublisher(nc);
  *   pub.publish(subject, bytes, msgID, (err, ack) => …);   // ack: { seq, duplicate }

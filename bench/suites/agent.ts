@@ -18,7 +18,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleCli } from '@/deploy/image/build';
 import { processTuning } from '@/deploy/kubernetes/testing/process-tuning';
-import { openBus } from '@/server/cluster/bus';
+import { connectBus } from '@/server/cluster/bus/connection';
+import { readLive } from '@/server/cluster/bus/kv';
 import { newApiEpoch } from '@/server/cluster/envelope';
 import { DEFAULT_CLUSTER } from '@/server/cluster/names';
 import { encodeSpecRecord, openSpecsBucket, type PodSpecRecord } from '@/server/cluster/specs';
@@ -81,12 +82,12 @@ async function writeSpecsFor(
   node: string,
   signal: AbortSignal,
 ): Promise<number> {
-  const bus = await openBus({ servers: nats.url, cluster: DEFAULT_CLUSTER, log: () => {} });
+  const bus = await connectBus({ servers: nats.url, cluster: DEFAULT_CLUSTER, log: () => {} });
   try {
     const kv = await openSpecsBucket(bus);
     const epoch = newApiEpoch();
     while (!signal.aborted) {
-      const view = (await bus.live()).states.get(node)?.view;
+      const view = (await readLive(bus)).states.get(node)?.view;
       const pods = Object.values(view?.pods ?? {});
       if (pods.length >= 110) {
         for (const p of pods) {

@@ -1,6 +1,6 @@
 import type { Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { startupInputs, startupOutputs } from './bundle-graph';
+import { loadableInputs, startupInputs, startupOutputs } from './bundle-graph';
 
 type Output = Metafile['outputs'][string];
 const out = (o: Partial<Output>): Output => ({
@@ -32,7 +32,7 @@ const META: Metafile = {
         { path: 'out/agent.mjs', kind: 'import-statement' },
       ],
     }),
-    'out/chunk-b.mjs': out({ inputs: { 'server/cluster/bus.ts': input } }),
+    'out/chunk-b.mjs': out({ inputs: { 'server/cluster/bus/publisher.ts': input } }),
     'out/chunk-lazy.mjs': out({
       inputs: { 'node_modules/pino/pino.js': input },
       imports: [{ path: 'out/chunk-b.mjs', kind: 'import-statement' }],
@@ -55,14 +55,24 @@ describe('startupOutputs / startupInputs', () => {
       'deploy/image/agent.ts',
       'node_modules/x/index.js',
       'server/agent/agent.ts',
-      'server/cluster/bus.ts',
+      'server/cluster/bus/publisher.ts',
+    ]);
+  });
+
+  it('what an entry can ever load includes the chunks behind import()', () => {
+    expect(loadableInputs(META, 'deploy/image/agent.ts')).toEqual([
+      'deploy/image/agent.ts',
+      'node_modules/pino/pino.js',
+      'node_modules/x/index.js',
+      'server/agent/agent.ts',
+      'server/cluster/bus/publisher.ts',
     ]);
   });
 
   it('another entry loads what it imports statically (the lazy chunk included)', () => {
     expect(startupInputs(META, 'deploy/image/cli.ts')).toEqual([
       'node_modules/pino/pino.js',
-      'server/cluster/bus.ts',
+      'server/cluster/bus/publisher.ts',
     ]);
   });
 

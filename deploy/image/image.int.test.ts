@@ -34,7 +34,9 @@ import {
   startContainerd,
   type ContainerdInstance,
 } from '@/test/containerd/harness';
-import { openBus, type ClusterBus } from '@/server/cluster/bus';
+import { connectBus, type BusConnection } from '@/server/cluster/bus/connection';
+import { readLive } from '@/server/cluster/bus/kv';
+import { ReplicaReader } from '@/server/cluster/bus/reader';
 import { ClusterView, followBus } from '@/server/cluster/view';
 import { startNats, natsMissing, type NatsInstance } from '@/test/cluster/harness';
 import { APP_UID } from './rootfs';
@@ -57,7 +59,7 @@ describe.skipIf(skip)('the image on containerd, run through the CRI', () => {
   let cri: CriClient;
   let work: string;
   let nats: NatsInstance;
-  let bus: ClusterBus | undefined;
+  let bus: BusConnection | undefined;
   const sandboxes: string[] = [];
 
   beforeAll(async () => {
@@ -246,7 +248,7 @@ describe.skipIf(skip)('the image on containerd, run through the CRI', () => {
       'podscope-agent',
     );
     // A console replica's view of the cluster, followed from the bus as the console follows it.
-    bus = await openBus({ servers: nats.url, cluster, log: () => {} });
+    bus = await connectBus({ servers: nats.url, cluster, log: () => {} });
     const view = new ClusterView({ graceMs: 40_000, startedAt: Date.now() });
     const following = new AbortController();
     try {
@@ -257,8 +259,8 @@ describe.skipIf(skip)('the image on containerd, run through the CRI', () => {
         if (c.state === 'exited') {
           throw new Error(`the agent exited ${c.exitCode}:\n${agent.log()}`);
         }
-        if (!followed && (await bus.live()).states.has(node)) {
-          await followBus(bus, view, { signal: following.signal });
+        if (!followed && (await readLive(bus)).states.has(node)) {
+          await followBus(new ReplicaReader(bus), view, { signal: following.signal });
           followed = true;
         }
         const shown = followed ? view.snapshot(Date.now()).nodes[node] : undefined;

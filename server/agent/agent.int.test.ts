@@ -6,7 +6,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { ClusterBus, Delivered } from '@/server/cluster/bus';
+import { readLive } from '@/server/cluster/bus/kv';
+import type { Delivered, ReplicaReader } from '@/server/cluster/bus/reader';
 import { CriClient } from '@/server/cri/client';
 import { podSpec } from '@/server/sim/testing';
 import { Counter } from '@/server/metrics/registry';
@@ -18,11 +19,15 @@ const fx = agentFixture();
 const { simNode, addPod, config, agent, reader } = fx;
 
 /** Reads the stream from seq 1 until `done` says so. */
-async function readUntil(bus: ClusterBus, done: (all: Delivered[]) => boolean, timeoutMs = 30_000) {
+async function readUntil(
+  stream: ReplicaReader,
+  done: (all: Delivered[]) => boolean,
+  timeoutMs = 30_000,
+) {
   const ac = new AbortController();
   const all: Delivered[] = [];
   const timer = setTimeout(() => ac.abort(), timeoutMs);
-  for await (const d of bus.tail(1, { signal: ac.signal })) {
+  for await (const d of stream.tail(1, { signal: ac.signal })) {
     all.push(d);
     if (done(all)) break;
   }
@@ -62,8 +67,8 @@ describe('podscope agent', () => {
     const { node, calls } = await simNode('agent-a');
     const pod = addPod(node, 'crasher', ['sh', '-c', 'sleep 1; exit 3']);
     const a = await agent(config('ip-10-0-0-1.ec2.internal', node.endpoint, 'one'));
-    const bus = await reader('one');
-    const all = await readUntil(bus, (ms) =>
+    const stream = await reader('one');
+    const all = await readUntil(stream, (ms) =>
       events(ms).some(
         (e) => e.kind === 'container' && e.podUid === pod.uid && e.to === 'terminated',
       ),
@@ -82,7 +87,7 @@ describe('podscope agent', () => {
     expect(derived?.cause).toBe(exited?.seq);
 
     await until('heartbeat and state in KV', async () => {
-      const live = await bus.live();
+      const live = await readLive(stream.bus);
       const st = live.states.get('ip-10-0-0-1.ec2.internal');
       return (
         live.heartbeats.get('ip-10-0-0-1.ec2.internal')?.epoch === a.epoch &&
@@ -140,7 +145,7 @@ describe('podscope agent', () => {
   it('killed (SIGKILL) and restarted: a new epoch from seq 1, no duplicate, the node state rebuilt', async () => {
     const { node } = await simNode('agent-c');
     const pod = addPod(node, 'steady', ['sh', '-c', 'sleep 3600']);
-    const bus = await reader('restart');
+    const stream = await reader('restart');
     const args = [
       BIN,
       'agent',
@@ -164,7 +169,7 @@ describe('podscope agent', () => {
     };
     const first = run();
     const one = await readUntil(
-      bus,
+      stream,
       (ms) => events(ms).some((e) => e.kind === 'pod' && e.type === 'PodAdded'),
       60_000,
     );
@@ -173,7 +178,7 @@ describe('podscope agent', () => {
     await new Promise((r) => first.once('exit', r));
     const second = run();
     const both = await readUntil(
-      bus,
+      stream,
       (ms) =>
         ms.some(
           (d) =>
@@ -200,7 +205,7 @@ describe('podscope agent', () => {
     // and its heartbeat now carries the new epoch
     await until(
       'the new epoch in KV',
-      async () => (await bus.live()).heartbeats.get('node-c')?.epoch === epoch2,
+      async () => (await readLive(stream.bus)).heartbeats.get('node-c')?.epoch === epoch2,
     );
   });
 });
@@ -218,9 +223,9 @@ describe('NATS outage', () => {
       const small = await agent(
         config('tight', tight.endpoint, 'outage', { outboxBytes: 8 * 1024 }),
       );
-      const bus = await reader('outage');
-      await readUntil(bus, (ms) => new Set(ms.map((d) => d.message.node)).size === 2);
-      await bus.close();
+      const stream = await reader('outage');
+      await readUntil(stream, (ms) => new Set(ms.map((d) => d.message.node)).size === 2);
+      await stream.bus.close();
 
       await fx.nats.stop();
       // churn on both nodes while the bus is away: short-lived containers

@@ -18,7 +18,8 @@
  */
 import { hostname } from 'node:os';
 import type { TimelineEvent } from '@/lib/timeline/events';
-import { openBus, type ClusterBus } from '@/server/cluster/bus';
+import { connectBus, type BusConnection } from '@/server/cluster/bus/connection';
+import { BusPublisher } from '@/server/cluster/bus/publisher';
 import { ENVELOPE_VERSION, newEpoch, type BusMessage } from '@/server/cluster/envelope';
 import { checkClusterName, checkNodeName } from '@/server/cluster/names';
 import { Refusals } from '@/server/cluster/refusals';
@@ -66,7 +67,8 @@ export class Agent {
   readonly refusals: Refusals;
   private readonly engine: NodeEngine;
   private readonly client: RuntimeClient;
-  private bus: ClusterBus | undefined;
+  private bus: BusConnection | undefined;
+  private publisher: BusPublisher | undefined;
   private http: AgentHttp | undefined;
   private seq = 0;
   private lastStateSeq = -1;
@@ -185,7 +187,7 @@ export class Agent {
     // The first connection may take a while (NATS not up yet): the engine runs meanwhile.
     while (!signal.aborted && !this.bus) {
       try {
-        this.bus = await openBus({
+        this.bus = await connectBus({
           servers: this.config.nats,
           cluster: this.config.cluster,
           name: `podscope-agent ${this.config.node}`,
@@ -200,6 +202,7 @@ export class Agent {
     }
     const bus = this.bus;
     if (!bus) return;
+    const publisher = (this.publisher = new BusPublisher(bus));
     const up = (v: boolean) => {
       this.natsUp = v;
       this.metrics.natsConnected.set(v ? 1 : 0);
@@ -220,7 +223,7 @@ export class Agent {
       const msg = this.outbox.take();
       if (!msg) continue;
       try {
-        await bus.publish(msg, PUBLISH_TIMEOUT_MS);
+        await publisher.publish(msg, PUBLISH_TIMEOUT_MS);
         this.outbox.done();
         this.counted(msg);
         backoff = 100;
@@ -242,13 +245,13 @@ export class Agent {
 
   /** Heartbeat every period; the full node state when it changed (at most every stateMs). */
   private async beat(): Promise<void> {
-    const bus = this.bus;
-    if (!bus || this.beating) return;
+    const publisher = this.publisher;
+    if (!publisher || this.beating) return;
     this.beating = true;
     const t = Date.now();
     const { config } = this;
     try {
-      await bus.putHeartbeat({
+      await publisher.putHeartbeat({
         v: ENVELOPE_VERSION,
         cluster: config.cluster,
         node: config.node,
@@ -261,7 +264,7 @@ export class Agent {
       const view = this.engine.view();
       if (view && this.seq !== this.lastStateSeq && t - this.lastStateAt >= config.stateMs) {
         const seq = this.seq;
-        await bus.putState({
+        await publisher.putState({
           v: ENVELOPE_VERSION,
           cluster: config.cluster,
           node: config.node,

@@ -13,7 +13,7 @@
  * (gone from the API server) goes back to the spec the CRI gives.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import type { ClusterBus } from '@/server/cluster/bus';
+import type { BusConnection } from '@/server/cluster/bus/connection';
 import { compareEpochs } from '@/server/cluster/envelope';
 import type { Refusals } from '@/server/cluster/refusals';
 import { openSpecsBucket, parseSpecRecord, type PodSpecRecord } from '@/server/cluster/specs';
@@ -77,7 +77,7 @@ export class AgentSpecs implements HintProvider {
   }
 
   /** Follows this node's keys until `signal`, re-watching after any failure (NATS restarts). */
-  async follow(bus: ClusterBus, signal: AbortSignal): Promise<void> {
+  async follow(bus: BusConnection, signal: AbortSignal): Promise<void> {
     let lastError = '';
     while (!signal.aborted) {
       try {
@@ -112,7 +112,7 @@ export class AgentSpecs implements HintProvider {
   }
 
   /** Forgets every entry whose key is not among `live` (the bucket's keys of this node). */
-  prune(live: ReadonlySet<string>, bus: Pick<ClusterBus, 'names'>): void {
+  prune(live: ReadonlySet<string>, bus: Pick<BusConnection, 'names'>): void {
     const gone: string[] = [];
     for (const [key, uid] of this.uidOfKey)
       if (!live.has(key)) {
@@ -130,7 +130,12 @@ export class AgentSpecs implements HintProvider {
   }
 
   /** One entry of the bucket (a put, or a delete / purge marker). */
-  apply(key: string, operation: string, value: Uint8Array, bus: Pick<ClusterBus, 'names'>): void {
+  apply(
+    key: string,
+    operation: string,
+    value: Uint8Array,
+    bus: Pick<BusConnection, 'names'>,
+  ): void {
     const where = `specs ${key}`;
     const k = bus.names.parseSpecKey(key);
     if (!k || k.node !== this.node) {

@@ -17,7 +17,9 @@ import {
 } from '@/test/cluster/harness';
 import { KubeView } from '@/server/kube/view';
 import { electApiView } from './api-view';
-import { openBus, type ClusterBus } from './bus';
+import { connectBus } from './bus/connection';
+import { BusPublisher } from './bus/publisher';
+import { ReplicaReader } from './bus/reader';
 import { ClusterSource } from './console';
 import { encodeMessageV1, newApiEpoch, newEpoch, type EventsMessage } from './envelope';
 import { heartbeatOf, nodeAddedMessage } from './testing';
@@ -34,7 +36,7 @@ let nats: NatsInstance;
 let pgi: PostgresInstance;
 let api: FakeApiServer;
 let kc: KubeConfig;
-let agentBus: ClusterBus;
+let agentBus: BusPublisher;
 let db: string;
 const cleanup: (() => Promise<unknown>)[] = [];
 
@@ -46,13 +48,15 @@ beforeAll(async () => {
   await api.start();
   kc = new KubeConfig();
   kc.loadFromString(JSON.stringify(api.kubeconfig()));
-  agentBus = await openBus({ servers: nats.url, cluster: CLUSTER, log: quiet });
+  agentBus = new BusPublisher(
+    await connectBus({ servers: nats.url, cluster: CLUSTER, log: quiet }),
+  );
   db = await pgi.createDatabase('apiview');
 }, 120_000);
 
 afterAll(async () => {
   for (const c of cleanup.reverse()) await c().catch(() => {});
-  await agentBus?.close();
+  await agentBus?.bus.close();
   await api?.stop();
   await nats?.destroy();
   await pgi?.destroy();
@@ -64,10 +68,11 @@ const until = (what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 3
 /** A console replica as server/runtime/cluster.ts makes one: bus, writer, view, the election. */
 async function replica(name: string) {
   const lines: string[] = [];
-  const bus = await openBus({ servers: nats.url, cluster: CLUSTER, log: (l) => lines.push(l) });
+  const bus = await connectBus({ servers: nats.url, cluster: CLUSTER, log: (l) => lines.push(l) });
+  const reader = new ReplicaReader(bus);
   const timeline = await openClusterTimeline({ url: db });
-  const writer = new ClusterWriter({ bus, timeline, log: quiet, ackWaitMs: 2_000 }).start();
-  const source = new ClusterSource({ bus, timeline, writer, graceMs: 60_000 });
+  const writer = new ClusterWriter({ reader, timeline, log: quiet, ackWaitMs: 2_000 }).start();
+  const source = new ClusterSource({ reader, timeline, writer, graceMs: 60_000 });
   const applied: TimelineEvent[] = [];
   source.view.onApplied((events) => {
     for (const e of events) if (e.kind !== 'gap') applied.push(e);

@@ -31,7 +31,8 @@ import type { NewK8sEvent } from '@/server/kube/events';
 import { LeaseElector, type LeaseElectorOptions } from '@/server/kube/lease';
 import { Gauge, Registry } from '@/server/metrics/registry';
 import { checkApiEvents } from './api-events';
-import type { ClusterBus } from './bus';
+import type { BusConnection } from './bus/connection';
+import { BusPublisher } from './bus/publisher';
 import {
   ENVELOPE_VERSION,
   MAX_EVENTS_PER_MESSAGE,
@@ -62,7 +63,7 @@ export interface ReplicaState {
 }
 
 export interface ApiViewOptions {
-  bus: ClusterBus;
+  bus: BusConnection;
   source: ReplicaState;
   /**
    * Makes the API server's view for one term of leadership (started and stopped here), with the
@@ -138,6 +139,7 @@ class Term {
   private readonly startedAt: number;
   /** The specs bucket's writer, from the first complete list on. */
   private specs: SpecPublisher | undefined;
+  private readonly publisher: BusPublisher;
 
   constructor(
     private readonly options: ApiViewOptions,
@@ -145,6 +147,7 @@ class Term {
     private readonly seen: SeenEvents,
   ) {
     const now = options.now ?? Date.now;
+    this.publisher = new BusPublisher(options.bus);
     this.startedAt = now();
     this.epoch = newApiEpoch(this.startedAt);
     this.kube = options.kube({ emitInitialEvents: true });
@@ -294,7 +297,7 @@ class Term {
   private async publish(msg: EventsMessage): Promise<number | undefined> {
     for (let attempt = 0; this.running; attempt++) {
       try {
-        return (await this.options.bus.publish(msg)).streamSeq;
+        return (await this.publisher.publish(msg)).streamSeq;
       } catch (err) {
         this.stats.publishFailures++;
         if (attempt === 0)

@@ -12,7 +12,9 @@ import {
 } from '@/test/cluster/harness';
 import { createCaller } from '@/server/trpc/root';
 import { testContext } from '@/server/trpc/testing/context';
-import { openBus, type ClusterBus } from './bus';
+import { connectBus } from './bus/connection';
+import { BusPublisher } from './bus/publisher';
+import { ReplicaReader } from './bus/reader';
 import { ClusterSource } from './console';
 import { newEpoch, type BusMessage } from './envelope';
 import { gidOf } from './global';
@@ -45,11 +47,12 @@ async function until(what: string, ok: () => boolean | Promise<boolean>, timeout
 
 /** One console replica: its own bus connection, writer, view and HTTP server. */
 async function replica(cluster: string, url: string, graceMs = 60_000) {
-  const bus = await openBus({ servers: nats.url, cluster, log: quiet });
+  const bus = await connectBus({ servers: nats.url, cluster, log: quiet });
+  const reader = new ReplicaReader(bus);
   const timeline = await openClusterTimeline({ url });
-  const writer = new ClusterWriter({ bus, timeline, log: quiet, ackWaitMs: 2_000 }).start();
+  const writer = new ClusterWriter({ reader, timeline, log: quiet, ackWaitMs: 2_000 }).start();
   const source = await new ClusterSource({
-    bus,
+    reader,
     timeline,
     writer,
     graceMs,
@@ -67,17 +70,17 @@ async function replica(cluster: string, url: string, graceMs = 60_000) {
     await timeline.close();
   };
   cleanup.push(kill);
-  return { bus, timeline, writer, source, url: http.url, kill };
+  return { bus: new BusPublisher(bus), timeline, writer, source, url: http.url, kill };
 }
 
 async function publisher(cluster: string) {
-  const bus = await openBus({ servers: nats.url, cluster, log: quiet });
+  const bus = await connectBus({ servers: nats.url, cluster, log: quiet });
   cleanup.push(() => bus.close());
-  return bus;
+  return new BusPublisher(bus);
 }
 
 /** A fake agent fleet: each node publishes runs of 3 events with consecutive seqs. */
-function fleet(bus: ClusterBus, cluster: string, nodes: string[]) {
+function fleet(bus: BusPublisher, cluster: string, nodes: string[]) {
   const epoch = newEpoch();
   const seqs = new Map(nodes.map((node) => [node, 1]));
   const gids: number[] = [];

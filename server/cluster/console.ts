@@ -2,7 +2,7 @@
  * A console replica in cluster mode: what the tRPC routers read (EngineApi) when the console runs
  * no nodes of its own and follows the cluster from the bus.
  *
- *   const source = new ClusterSource({ bus, timeline, graceMs });
+ *   const source = new ClusterSource({ reader, timeline, graceMs });
  *   await source.start();            // KV baselines, then the stream from its first message
  *   ctx.engine = source;             // the routers read it like the embedded engine
  *
@@ -30,7 +30,7 @@ import type { TimelineEvent } from '@/lib/timeline/events';
 import { EventBus, type Subscription } from '@/server/engine/bus';
 import type { EngineApi, Health, NodeSummary, RangeQuery } from '@/server/engine/api';
 import { exposition, Gauge, processRegistry, Registry } from '@/server/metrics/registry';
-import type { ClusterBus } from './bus';
+import type { ReplicaReader } from './bus/reader';
 import { GID_SLOTS, gidOf, streamSeqOfGid, type GapRecord } from './global';
 import { ClusterCheckpoints, stateAt } from './timeline/checkpoints';
 import type { ClusterTimeline } from './timeline/timeline';
@@ -38,7 +38,8 @@ import { ClusterView, followBus } from './view';
 import type { ClusterWriter } from './writer';
 
 export interface ClusterSourceOptions {
-  bus: ClusterBus;
+  /** The replica's reader of the bus (the one its writer reads through). */
+  reader: ReplicaReader;
   timeline: ClusterTimeline;
   /** The writer this replica runs (its failures are the store error health reports). */
   writer?: ClusterWriter;
@@ -167,7 +168,7 @@ export class ClusterSource implements EngineApi {
 
   /** Follows the bus; resolves once the KV baselines are in and the stream is being read. */
   async start(): Promise<this> {
-    const { done } = await followBus(this.options.bus, this.view, {
+    const { done } = await followBus(this.options.reader, this.view, {
       signal: this.ac.signal,
       clock: this.clock,
     });
@@ -175,7 +176,7 @@ export class ClusterSource implements EngineApi {
     // The view read the KV baselines before the stream: what it drops from messages that were
     // already in the stream may be covered by a baseline rather than by an event, so the ring
     // records only messages published after that read.
-    this.catchUpUntil = await this.options.bus.lastStreamSeq();
+    this.catchUpUntil = await this.options.reader.bus.lastStreamSeq();
     this.contact = this.contactKey();
     this.judge = setInterval(() => this.rejudge(), this.options.judgeEveryMs ?? 500);
     this.judge.unref();
@@ -273,7 +274,7 @@ export class ClusterSource implements EngineApi {
   async reach(seq: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     const want = streamSeqOfGid(seq);
     if (want <= this.view.stats.lastStreamSeq) return true;
-    if (want > (await this.options.bus.lastStreamSeq())) return false;
+    if (want > (await this.options.reader.bus.lastStreamSeq())) return false;
     const deadline = this.clock() + timeoutMs;
     while (this.view.stats.lastStreamSeq < want) {
       if (signal?.aborted || this.clock() > deadline) return false;
@@ -286,7 +287,7 @@ export class ClusterSource implements EngineApi {
   async committedThrough(): Promise<number> {
     const now = this.clock();
     if (now - this.ackFloor.at > 200) {
-      this.ackFloor = { at: now, seq: await this.options.bus.writerAckFloor() };
+      this.ackFloor = { at: now, seq: await this.options.reader.writerAckFloor() };
     }
     return this.ackFloor.seq === 0 ? 0 : positionOf(this.ackFloor.seq);
   }
@@ -390,7 +391,7 @@ export class ClusterSource implements EngineApi {
     }
     const writer = this.options.writer?.stats;
     const failing = writer?.failing === true ? writer.lastError : undefined;
-    const connected = !this.options.bus.nc.isClosed();
+    const connected = !this.options.reader.bus.nc.isClosed();
     return {
       ok: connected && failing === undefined,
       nodes,
@@ -410,7 +411,7 @@ export class ClusterSource implements EngineApi {
   metrics(): Promise<string> {
     return exposition([
       this.registry,
-      this.options.bus.refusals.registry,
+      this.options.reader.bus.refusals.registry,
       ...this.more,
       processRegistry(),
     ]);

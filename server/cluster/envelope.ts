@@ -163,7 +163,7 @@ export const lastSeqOf = (m: BusMessage) =>
  * What a message is besides its bytes: whose run and where it starts, how many events it holds
  * and their earliest and latest times — what the cluster timeline's row of it says
  * (timeline/rows.ts). The writer has it from the replica's tail, which parsed the message
- * already (ClusterBus.acceptForWriter), or from its own parse.
+ * already (bus/reader.ts ParseSharing.acceptForWriter), or from its own parse.
  */
 export interface MessageSummary {
   node: string;

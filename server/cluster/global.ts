@@ -51,8 +51,8 @@ const adopted = new WeakSet<BusMessage>();
 
 /**
  * Hands a message's event objects over to globalEvents, which then gives them their global ids
- * in place instead of copying each one: for a parse nothing else holds (ClusterBus.accept's),
- * where the copies were one more object per event for the garbage collector. Afterwards the
+ * in place instead of copying each one: for a parse nothing else holds (the replica's reader's,
+ * bus/reader.ts), where the copies were one more object per event for the garbage collector. Afterwards the
  * message's events carry global ids, not the agent's seqs (the message's `seq` still says where
  * its run starts).
  */
@@ -63,7 +63,7 @@ export function adoptEvents(msg: BusMessage): void {
 /**
  * The message's events with global ids. The same message object at the same stream sequence
  * gets the same (shared, read-only) array: the view and the writer take one parse of each
- * message (ClusterBus.accept) and so one set of events.
+ * message (bus/reader.ts ParseSharing) and so one set of events.
  */
 export function globalEvents(streamSeq: number, msg: BusMessage): readonly GlobalEvent[] {
   const known = made.get(msg);

@@ -18,7 +18,9 @@ import {
   type NatsInstance,
   type PostgresInstance,
 } from '@/test/cluster/harness';
-import { openBus, type ClusterBus } from './bus';
+import { connectBus, type BusConnection } from './bus/connection';
+import { BusPublisher } from './bus/publisher';
+import { ReplicaReader } from './bus/reader';
 import { ClusterSource } from './console';
 import { newEpoch } from './envelope';
 import { eventsMessage, nodeAddedMessage } from './testing';
@@ -30,7 +32,7 @@ const quiet = () => {};
 const T0 = Date.parse('2026-12-02T10:00:00Z');
 let nats: NatsInstance;
 let pgi: PostgresInstance;
-let bus: ClusterBus;
+let bus: BusConnection;
 let timeline: ClusterTimeline;
 let writer: ClusterWriter;
 let source: ClusterSource;
@@ -39,10 +41,11 @@ let store: SavedTimelineStore;
 beforeAll(async () => {
   if (skip) return;
   [nats, pgi] = await startNatsAndPostgres();
-  bus = await openBus({ servers: nats.url, cluster: 'saved', log: quiet });
+  bus = await connectBus({ servers: nats.url, cluster: 'saved', log: quiet });
+  const reader = new ReplicaReader(bus);
   timeline = await openClusterTimeline({ url: await pgi.createDatabase('saved') });
-  writer = new ClusterWriter({ bus, timeline, log: quiet, ackWaitMs: 2_000 }).start();
-  source = await new ClusterSource({ bus, timeline, writer, graceMs: 60_000 }).start();
+  writer = new ClusterWriter({ reader, timeline, log: quiet, ackWaitMs: 2_000 }).start();
+  source = await new ClusterSource({ reader, timeline, writer, graceMs: 60_000 }).start();
   store = new SavedTimelineStore(timeline);
 }, 120_000);
 
@@ -59,9 +62,10 @@ describe.skipIf(skip)('saving a live period in cluster mode', () => {
   it('saves the state at `from` and the events up to `to` from PostgreSQL; refuses a period too large', async () => {
     // An agent's run: its node at T0, then three runs of three events a second apart.
     const epoch = newEpoch(T0);
-    await bus.publish(nodeAddedMessage('saved', 'node-a', epoch, 1, T0));
+    const publisher = new BusPublisher(bus);
+    await publisher.publish(nodeAddedMessage('saved', 'node-a', epoch, 1, T0));
     for (let i = 0; i < 3; i++)
-      await bus.publish(
+      await publisher.publish(
         eventsMessage('saved', 'node-a', epoch, 2 + 3 * i, 3, T0 + 1_000 * (i + 1)),
       );
     await waitFor('10 events applied', () => source.view.stats.applied === 10, 15_000);

@@ -14,7 +14,7 @@ import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import type { KV } from '@nats-io/kv';
 import { runtimeUid } from '@/lib/drift/api';
 import type { KubeChange } from '@/server/kube/view';
-import type { ClusterBus } from './bus';
+import type { BusConnection } from './bus/connection';
 import { ENVELOPE_VERSION } from './envelope';
 import {
   MAX_SPEC_BYTES,
@@ -44,7 +44,7 @@ export interface SpecStats {
 }
 
 export interface SpecPublisherOptions {
-  bus: ClusterBus;
+  bus: BusConnection;
   source: SpecSource;
   /** The term's API epoch, written into every record. */
   epoch: string;

@@ -22,7 +22,8 @@ import type { SimNode } from '@/server/sim';
 import { FakeApiServer, seed, waitFor } from '@/test/fake-apiserver';
 import { startPostgres, type PostgresInstance } from '@/test/cluster/harness';
 import { electApiView } from './api-view';
-import { openBus } from './bus';
+import { connectBus } from './bus/connection';
+import { ReplicaReader } from './bus/reader';
 import { ClusterSource } from './console';
 import { newApiEpoch } from './envelope';
 import { openSpecsBucket } from './specs';
@@ -67,10 +68,11 @@ const until = (what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 3
 
 /** A console replica as server/runtime/cluster.ts makes one: bus, writer, view, the election. */
 async function replica(name: string) {
-  const bus = await openBus({ servers: fx.nats.url, cluster: CLUSTER, log: quiet });
+  const bus = await connectBus({ servers: fx.nats.url, cluster: CLUSTER, log: quiet });
+  const reader = new ReplicaReader(bus);
   const timeline = await openClusterTimeline({ url: db });
-  const writer = new ClusterWriter({ bus, timeline, log: quiet, ackWaitMs: 2_000 }).start();
-  const source = new ClusterSource({ bus, timeline, writer, graceMs: 60_000 });
+  const writer = new ClusterWriter({ reader, timeline, log: quiet, ackWaitMs: 2_000 }).start();
+  const source = new ClusterSource({ reader, timeline, writer, graceMs: 60_000 });
   const election = electApiView({
     bus,
     source,
@@ -187,7 +189,7 @@ describe('API pod specs for the agents (cluster mode)', () => {
     apiPod('failer');
     const a = await replica('replica-a');
     await until('a leader', () => a.leads);
-    const bus = await fx.reader(CLUSTER);
+    const { bus } = await fx.reader(CLUSTER);
     const kv = await openSpecsBucket(bus);
     const key = bus.names.podSpecKey(NODE, 'uid-failer');
     await until('the spec in the bucket', async () => (await kv.get(key))?.operation === 'PUT');
@@ -291,7 +293,7 @@ describe('API pod specs for the agents (cluster mode)', () => {
     );
 
     // Malformed, foreign-cluster and misrouted entries under the agent's keys: refused, counted.
-    const bus = await fx.reader(CLUSTER);
+    const { bus } = await fx.reader(CLUSTER);
     const kv = await openSpecsBucket(bus);
     const key = bus.names.podSpecKey(NODE, 'uid-keeper');
     const good = (await kv.get(key))?.json<Record<string, unknown>>() ?? {};

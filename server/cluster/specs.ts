@@ -20,7 +20,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { StorageType } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
-import type { ClusterBus } from './bus';
+import type { BusConnection } from './bus/connection';
 import { API_EPOCH, ENVELOPE_VERSION, type Parsed } from './envelope';
 
 /** A pod's record is refused above this (a pod spec is a few KiB; the API caps objects at 1.5 MiB). */
@@ -123,7 +123,7 @@ export function compactPod(pod: V1Pod): V1Pod {
 }
 
 /** The specs bucket (history 1, like the live one); created by whoever opens it first. */
-export function openSpecsBucket(bus: ClusterBus): Promise<KV> {
+export function openSpecsBucket(bus: BusConnection): Promise<KV> {
   return new Kvm(bus.js).create(bus.names.specsBucket, {
     history: 1,
     replicas: bus.limits.replicas,

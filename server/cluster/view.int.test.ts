@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { startAgent, type AgentConfig } from '@/server/agent/agent';
 import { agentFixture, quiet } from '@/server/agent/testing/fixture';
-import { openBus } from './bus';
+import { connectBus } from './bus/connection';
+import { ReplicaReader } from './bus/reader';
 import { ClusterView, followBus } from './view';
 import { podSpec, runPodRequest } from '@/server/sim/testing';
 
@@ -20,10 +21,10 @@ const agentConfig = (node: string, endpoint: string, cluster: string): AgentConf
   fx.config(node, endpoint, cluster, { outboxBytes: 1 << 20 });
 
 async function view(cluster: string) {
-  const bus = await openBus({ servers: fx.nats.url, cluster, log: quiet });
+  const bus = await connectBus({ servers: fx.nats.url, cluster, log: quiet });
   const ac = new AbortController();
   const v = new ClusterView({ graceMs: GRACE_MS, startedAt: Date.now() });
-  await followBus(bus, v, { signal: ac.signal });
+  await followBus(new ReplicaReader(bus), v, { signal: ac.signal });
   fx.onCleanup(async () => {
     ac.abort();
     await bus.close();

@@ -21,7 +21,8 @@ import { reduceAll } from '@/lib/timeline/reducer';
 import { own, setOwn, type ClusterState, type NodeView, type PodView } from '@/lib/timeline/state';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import { TimeSlice } from '@/server/time-slice';
-import type { ClusterBus, Delivered } from './bus';
+import { readLive, watchLive } from './bus/kv';
+import type { Delivered, ReplicaReader } from './bus/reader';
 import { compareEpochs, isApiEpoch, type Heartbeat, type NodeState } from './envelope';
 import { globalEvents, type GapRecord } from './global';
 
@@ -345,25 +346,26 @@ function markedPods(pods: Record<string, PodView>, ready: NodeReadiness): Record
 export const TAIL_SLICE_MS = 5;
 
 /**
- * Follows a cluster bus into a view: heartbeats and node states from KV (as they change), every
- * stream message from `fromStreamSeq` on. Resolves once both feeds run; stops on `signal`.
+ * Follows the cluster bus into a view: heartbeats and node states from KV (as they change), every
+ * stream message from `fromStreamSeq` on (the replica's tail). Resolves once both feeds run;
+ * stops on `signal`.
  */
 export async function followBus(
-  bus: ClusterBus,
+  reader: ReplicaReader,
   view: ClusterView,
   options: { fromStreamSeq?: number; signal: AbortSignal; clock?: () => number },
 ): Promise<{ done: Promise<void> }> {
   const clock = options.clock ?? Date.now;
-  const live = await bus.live();
+  const live = await readLive(reader.bus);
   for (const s of live.states.values()) view.baseline(s);
   for (const hb of live.heartbeats.values()) view.heartbeat(hb, Math.min(hb.t, clock()));
   const kv = (async () => {
-    for await (const e of bus.watchLive(options.signal))
+    for await (const e of watchLive(reader.bus, options.signal))
       if (e.kind === 'hb') view.heartbeat(e.value, clock());
   })();
   const stream = (async () => {
     const slice = new TimeSlice(TAIL_SLICE_MS);
-    for await (const d of bus.tail(options.fromStreamSeq ?? 1, { signal: options.signal })) {
+    for await (const d of reader.tail(options.fromStreamSeq ?? 1, { signal: options.signal })) {
       view.apply(d);
       const turn = slice.turn();
       if (turn) await turn; // inside the slice: not even a microtask

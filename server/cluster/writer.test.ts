@@ -1,9 +1,9 @@
 /**
- * The writer's reading loop with a fake bus and timeline (writer.int.test.ts runs it on a real
+ * The writer's reading loop with a fake reader and timeline (writer.int.test.ts runs it on a real
  * nats-server and PostgreSQL): what a pull that ends with an error had delivered is committed.
  */
 import { describe, expect, it } from 'vitest';
-import type { ClusterBus } from './bus';
+import type { ReplicaReader, WriterFeed } from './bus/reader';
 import { encodeMessage, newEpoch, type BusMessage } from './envelope';
 import { parseBusMessage } from './parse';
 import { eventsMessage } from './testing';
@@ -29,7 +29,7 @@ function fakeMsg(seq: number, message: BusMessage) {
   });
 }
 
-describe('timeline writer (fake bus)', () => {
+describe('timeline writer (fake reader)', () => {
   it('commits and acknowledges what a pull delivered before it ended with an error', async () => {
     const epoch = newEpoch();
     const msgs = [1, 2, 3].map((seq) => fakeMsg(seq, eventsMessage('c', 'n', epoch, seq, 1, 1)));
@@ -45,15 +45,20 @@ describe('timeline writer (fake bus)', () => {
         })();
       },
     };
-    const bus = {
-      nc: { isClosed: () => false, flush: () => Promise.resolve() },
-      writerConsumer: () => Promise.resolve(consumer),
-      tailAt: () => Promise.resolve(),
-      acceptForWriter: (subject: string, data: Uint8Array) => {
-        const parsed = parseBusMessage(data, 'c', subject.slice(3));
-        return parsed.ok ? summaryOf(parsed.value) : undefined;
-      },
-    } as unknown as ClusterBus;
+    const feed = {
+      fetch: () => Promise.resolve(consumer.fetch()),
+      accept: (batch: readonly { subject: string; data: Uint8Array }[]) =>
+        Promise.resolve(
+          batch.map(({ subject, data }) => {
+            const parsed = parseBusMessage(data, 'c', subject.slice(3));
+            return parsed.ok ? summaryOf(parsed.value) : undefined;
+          }),
+        ),
+    } as unknown as WriterFeed;
+    const reader = {
+      bus: { nc: { isClosed: () => false, flush: () => Promise.resolve() } },
+      writerFeed: () => Promise.resolve(feed),
+    } as unknown as ReplicaReader;
     const written: StoredMessage[][] = [];
     const timeline = {
       where: 'fake',
@@ -68,7 +73,7 @@ describe('timeline writer (fake bus)', () => {
       },
     } as unknown as ClusterTimeline;
     const logs: string[] = [];
-    const w = new ClusterWriter({ bus, timeline, log: (l) => logs.push(l) }).start();
+    const w = new ClusterWriter({ reader, timeline, log: (l) => logs.push(l) }).start();
     try {
       const deadline = Date.now() + 10_000;
       while (w.stats.messages < 3 && Date.now() < deadline) await sleep(10);

@@ -17,12 +17,13 @@
  */
 import type { JsMsg } from '@nats-io/jetstream';
 import { logFn, rootLogger } from '@/server/log';
-import type { ClusterBus } from './bus';
-import { MSG_ID_HEADER, STREAM_MAX_MESSAGE_BYTES } from './envelope';
+import type { ReplicaReader, WriterFeed } from './bus/reader';
+import { STREAM_MAX_MESSAGE_BYTES, type MessageSummary } from './envelope';
 import type { ClusterTimeline, PreparedInsert, StoredMessage } from './timeline/timeline';
 
 export interface WriterOptions {
-  bus: ClusterBus;
+  /** The replica's reader: the writer reads the writers' durable consumer through it. */
+  reader: ReplicaReader;
   timeline: ClusterTimeline;
   /** Messages per batch (default 1,000). */
   batch?: number;
@@ -32,7 +33,7 @@ export interface WriterOptions {
   fetchWaitMs?: number;
   /** JetStream redelivers a message not acknowledged within this (default 30 s). */
   ackWaitMs?: number;
-  /** How long a batch may wait for the replica's tail (default TAIL_WAIT_MS). */
+  /** How long a batch may wait for the replica's tail (default TAIL_WAIT_MS, bus/reader.ts). */
   tailWaitMs?: number;
   log?: (line: string) => void;
   /** Test hook: runs after a batch is read and before it is committed (each try). */
@@ -52,12 +53,6 @@ export interface WriterStats {
   failing: boolean;
   lastError?: string;
 }
-
-/**
- * How long a fetched batch may wait for the replica's tail to read it (ClusterBus.tailAt) before
- * the writer parses it itself.
- */
-export const TAIL_WAIT_MS = 2_000;
 
 /**
  * What one batch may hold in message bytes. nats.js cannot bound a fetch by messages and bytes
@@ -125,9 +120,10 @@ export class ClusterWriter {
    * retries, like the batch being committed, and handed back (nak) when the writer stops.
    */
   private async run(): Promise<void> {
-    const { bus } = this.options;
+    const { reader } = this.options;
+    const { nc } = reader.bus;
     let backoff = 100;
-    let consumer: Awaited<ReturnType<ClusterBus['writerConsumer']>> | undefined;
+    let feed: WriterFeed | undefined;
     let ahead: Ahead | undefined;
     const batch = this.options.batch ?? 1_000;
     const batchBytes = this.options.batchBytes ?? WRITER_BATCH_BYTES;
@@ -135,7 +131,10 @@ export class ClusterWriter {
     /** What the next batch asks for (see below). */
     let wanted = batch;
     const read = async (): Promise<{ msgs: JsMsg[]; bytes: number }> => {
-      consumer ??= await bus.writerConsumer(this.options.ackWaitMs);
+      feed ??= await reader.writerFeed({
+        ...(this.options.ackWaitMs !== undefined ? { ackWaitMs: this.options.ackWaitMs } : {}),
+        ...(this.options.tailWaitMs !== undefined ? { tailWaitMs: this.options.tailWaitMs } : {}),
+      });
       const msgs: JsMsg[] = [];
       let bytes = 0;
       let target = wanted;
@@ -149,7 +148,7 @@ export class ClusterWriter {
         const before = msgs.length;
         let ended = false;
         try {
-          const it = await consumer.fetch({
+          const it = await feed.fetch({
             max_messages: ask,
             expires: Math.max(1_000, deadline - Date.now()),
           });
@@ -180,9 +179,8 @@ export class ClusterWriter {
     };
     const fetchAhead = (): Ahead => {
       const done = read().then(async ({ msgs, bytes }) => {
-        const last = msgs.at(-1);
-        if (last) await bus.tailAt(last.seq, this.options.tailWaitMs ?? TAIL_WAIT_MS);
-        return (a.batch = this.prepare(msgs, bytes));
+        const summaries = await (feed as WriterFeed).accept(msgs);
+        return (a.batch = this.prepare(msgs, bytes, summaries));
       });
       const a: Ahead = { batch: undefined, done };
       // Read below (an unread failure would be an unhandled rejection meanwhile).
@@ -199,10 +197,10 @@ export class ClusterWriter {
           if (batch.msgs.length === 0) this.stats.failing = false;
         } catch (err) {
           ahead = undefined;
-          if (this.stopped || bus.nc.isClosed()) return;
+          if (this.stopped || nc.isClosed()) return;
           this.stats.failing = true;
           this.note(`reading from the bus failed`, err);
-          consumer = undefined;
+          feed = undefined;
           await sleep(backoff);
           backoff = Math.min(backoff * 2, 5_000);
           continue;
@@ -217,7 +215,7 @@ export class ClusterWriter {
       if (left)
         await left.done.then(
           ({ msgs }) => {
-            if (!bus.nc.isClosed()) for (const m of msgs) m.nak();
+            if (!nc.isClosed()) for (const m of msgs) m.nak();
           },
           () => undefined,
         );
@@ -225,16 +223,22 @@ export class ClusterWriter {
   }
 
   /**
-   * Parses a fetched batch (refusals counted and logged by the bus) and prepares its insert: each
-   * accepted message is stored as it was read (its bytes), one row per message.
+   * Prepares a fetched batch's insert from what the reader made of each message (`summaries`,
+   * refusals counted and logged by the reader): each accepted message is stored as it was read
+   * (its bytes), one row per message.
    */
-  private prepare(msgs: JsMsg[], bytes: number): Batch {
-    const { bus, timeline } = this.options;
+  private prepare(
+    msgs: JsMsg[],
+    bytes: number,
+    summaries: readonly (MessageSummary | undefined)[],
+  ): Batch {
+    const { timeline } = this.options;
     const stored: StoredMessage[] = [];
     const refused: JsMsg[] = [];
     const accepted: JsMsg[] = [];
-    for (const m of msgs) {
-      const summary = bus.acceptForWriter(m.subject, m.data, m.seq, m.headers?.get(MSG_ID_HEADER));
+    for (let i = 0; i < msgs.length; i++) {
+      const m = msgs[i] as JsMsg;
+      const summary = summaries[i];
       if (!summary) {
         refused.push(m);
         continue;
@@ -246,15 +250,16 @@ export class ClusterWriter {
   }
 
   private async commit(batch: Batch, readAhead: () => readonly JsMsg[]): Promise<void> {
-    const { bus, timeline } = this.options;
+    const { timeline } = this.options;
+    const { nc } = this.options.reader.bus;
     const { msgs, accepted, refused } = batch;
     const count = batch.insert.count;
     let backoff = 200;
     for (;;) {
-      if (this.stopped || bus.nc.isClosed()) return; // unacknowledged: redelivered elsewhere
+      if (this.stopped || nc.isClosed()) return; // unacknowledged: redelivered elsewhere
       try {
         await this.options.beforeCommit?.({ messages: msgs.length, bytes: batch.bytes });
-        if (bus.nc.isClosed()) return;
+        if (nc.isClosed()) return;
         const inserted = await timeline.insertPrepared(batch.insert);
         this.stats.failing = false;
         this.stats.inserted += inserted;
@@ -276,7 +281,7 @@ export class ClusterWriter {
     this.stats.refused += refused.length;
     this.stats.messages += msgs.length;
     this.stats.batches++;
-    await bus.nc.flush().catch(() => {});
+    await nc.flush().catch(() => {});
   }
 
   private note(what: string, err: unknown): void {

@@ -1,6 +1,6 @@
 /**
  * The composition root in cluster mode (PODSCOPE_NATS_URL set): no nodes of its own — the bus
- * (server/cluster/bus.ts) carries what every `podscope agent` publishes; this replica follows it
+ * (server/cluster/bus/) carries what every `podscope agent` publishes; this replica follows it
  * into a view (view.ts) and serves it (console.ts), runs one of the timeline writers (writer.ts:
  * the writers share one durable consumer, so each event is committed once whatever the number
  * of replicas), and reads history from the cluster timeline — PostgreSQL with
@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { hostname } from 'node:os';
 import type { Config } from '@/server/config';
 import { electApiView, type ApiViewElection } from '@/server/cluster/api-view';
-import { openBus, type ClusterBus } from '@/server/cluster/bus';
+import { connectBus, type BusConnection } from '@/server/cluster/bus/connection';
+import { ReplicaReader } from '@/server/cluster/bus/reader';
 import { ClusterSource, positionOf } from '@/server/cluster/console';
 import { startKeeper } from '@/server/cluster/timeline/keeper-thread';
 import { openClusterTimeline, type ClusterTimeline } from '@/server/cluster/timeline/timeline';
@@ -40,21 +41,24 @@ export async function startCluster(config: Config, log: LogFn): Promise<ClusterP
     const where = databaseUrl ? { url: databaseUrl } : { path: join(config.dataDir, 'cluster.db') };
     const timeline = await openClusterTimeline(where);
     stops.unshift(() => timeline.close());
-    const bus = await openBus({
+    const bus = await connectBus({
       servers: natsUrl.split(','),
       cluster: name,
       name: `podscope-console ${hostname()}/${process.pid}`,
       log: (line) => log(line, 'warn'),
     });
     stops.unshift(() => bus.close());
+    // The replica's one reader of the stream: its view's tail and its writer parse each message
+    // once between them.
+    const reader = new ReplicaReader(bus);
     const writer = new ClusterWriter({
-      bus,
+      reader,
       timeline,
       log: (line) => log(line, 'warn'),
     }).start();
     stops.unshift(() => writer.stop());
     const source = new ClusterSource({
-      bus,
+      reader,
       timeline,
       writer,
       graceMs: config.periods.nodeMonitorGraceMs,
@@ -76,7 +80,7 @@ export async function startCluster(config: Config, log: LogFn): Promise<ClusterP
     const keeper = startKeeper({
       open: where,
       timeline,
-      floor: async () => positionOf(await bus.writerAckFloor()),
+      floor: async () => positionOf(await reader.writerAckFloor()),
       log,
     });
     stops.unshift(() => keeper.stop());
@@ -144,7 +148,7 @@ function leaseNamespace(configured: string | undefined): string {
  */
 function startApiView(
   config: Config,
-  bus: ClusterBus,
+  bus: BusConnection,
   source: ClusterSource,
   log: LogFn,
 ): ApiViewElection {

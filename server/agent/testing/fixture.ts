@@ -11,7 +11,8 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startNats, type NatsInstance } from '@/test/cluster/harness';
 import { startAgent, type Agent, type AgentConfig } from '@/server/agent/agent';
-import { openBus, type ClusterBus } from '@/server/cluster/bus';
+import { connectBus } from '@/server/cluster/bus/connection';
+import { ReplicaReader } from '@/server/cluster/bus/reader';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 import { startSimNode, type RpcName, type SimNode } from '@/server/sim';
 import { createRequest, podSpec, runPodRequest } from '@/server/sim/testing';
@@ -35,8 +36,8 @@ export interface AgentFixture {
     extra?: Partial<AgentConfig>,
   ) => AgentConfig;
   agent: (c: AgentConfig) => Promise<Agent>;
-  /** A reader of the cluster's stream. */
-  reader: (cluster: string) => Promise<ClusterBus>;
+  /** A console replica's reader of the cluster's bus (its connection: `.bus`). */
+  reader: (cluster: string) => Promise<ReplicaReader>;
 }
 
 export function agentFixture(): AgentFixture {
@@ -97,9 +98,9 @@ export function agentFixture(): AgentFixture {
       return a;
     },
     async reader(cluster) {
-      const bus = await openBus({ servers: fx.nats.url, cluster, log: quiet });
+      const bus = await connectBus({ servers: fx.nats.url, cluster, log: quiet });
       cleanup.push(() => bus.close());
-      return bus;
+      return new ReplicaReader(bus);
     },
   };
   return fx;
