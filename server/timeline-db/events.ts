@@ -1,11 +1,13 @@
 /**
- * The events table: turning unsequenced events into rows, and the read queries over them.
- * All statements are prepared once per connection and reused.
+ * The embedded log's `events` table (schema.ts): turning unsequenced events into rows, and the
+ * read queries over them. All statements are prepared once per connection and reused.
  */
 import type { Database as Db, Statement } from 'better-sqlite3';
+import { sql, type Compilable } from 'kysely';
 import { encode, entityId, type TimelineEvent, type UnsequencedEvent } from '@/lib/timeline';
 import { PodscopeStoreError } from './errors';
 import { fastDecode } from './decode';
+import { sqliteBuilder } from './schema';
 
 /** Default refusal size for one encoded event (UTF-8 bytes). */
 export const DEFAULT_MAX_EVENT_BYTES = 256 * 1024;
@@ -140,19 +142,39 @@ export class EventTable {
   private readonly deleteUpTo: Statement<[number]>;
 
   constructor(db: Db) {
-    this.insert = db.prepare(
-      'INSERT INTO events (seq, t, node, kind, type, entity, body) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    // The hot statements are kysely's, built against the schema's EventsTable (schema.ts) and
+    // compiled once: prepared with better-sqlite3, they run synchronously inside the append
+    // transaction. Parameters go in the order the builder placed them.
+    const b = sqliteBuilder;
+    const prepare = <P extends unknown[], R = unknown>(q: Compilable<unknown>) =>
+      db.prepare<P, R>(q.compile().sql);
+    const one = sql.lit(1);
+    this.insert = prepare<[number, number, string, string, string, string, string]>(
+      b
+        .insertInto('events')
+        .values({ seq: 0, t: 0, node: '', kind: '', type: '', entity: '', body: '' }),
     );
     // events_by_t holds (t, seq): timeline time never decreases with seq, so the first row at or
     // after a time and the last at or before it are index look-ups.
-    this.firstAtOrAfterT = db
-      .prepare<[number], number>('SELECT seq FROM events WHERE t >= ? ORDER BY t, seq LIMIT 1')
-      .pluck();
-    this.lastAtOrBeforeT = db
-      .prepare<[number], number>(
-        'SELECT seq FROM events WHERE t <= ? ORDER BY t DESC, seq DESC LIMIT 1',
-      )
-      .pluck();
+    this.firstAtOrAfterT = prepare<[number], number>(
+      b
+        .selectFrom('events')
+        .select('seq')
+        .where('t', '>=', 0)
+        .orderBy('t')
+        .orderBy('seq')
+        .limit(one),
+    ).pluck();
+    this.lastAtOrBeforeT = prepare<[number], number>(
+      b
+        .selectFrom('events')
+        .select('seq')
+        .where('t', '<=', 0)
+        .orderBy('t', 'desc')
+        .orderBy('seq', 'desc')
+        .limit(one),
+    ).pluck();
+    // Optional filters by node and kind as JSON arrays, one statement for every combination.
     this.select = db
       .prepare<RangeParams, string>(
         `SELECT body FROM events
@@ -162,24 +184,35 @@ export class EventTable {
           ORDER BY seq LIMIT @limit`,
       )
       .pluck();
-    this.bodiesBetween = db
-      .prepare<[number, number], string>(
-        'SELECT body FROM events WHERE seq > ? AND seq <= ? ORDER BY seq',
-      )
-      .pluck();
-    this.countAll = db.prepare<[], number>('SELECT count(*) FROM events').pluck();
-    this.maxSeq = db.prepare<[], number | null>('SELECT max(seq) FROM events').pluck();
-    this.oldest = db.prepare<[], { seq: number; t: number }>(
-      'SELECT seq, t FROM events ORDER BY seq LIMIT 1',
+    this.bodiesBetween = prepare<[number, number], string>(
+      b
+        .selectFrom('events')
+        .select('body')
+        .where('seq', '>', 0)
+        .where('seq', '<=', 0)
+        .orderBy('seq'),
+    ).pluck();
+    this.countAll = prepare<[], number>(
+      b.selectFrom('events').select((eb) => eb.fn.countAll().as('n')),
+    ).pluck();
+    this.maxSeq = prepare<[], number | null>(
+      b.selectFrom('events').select((eb) => eb.fn.max('seq').as('n')),
+    ).pluck();
+    this.oldest = prepare<[], { seq: number; t: number }>(
+      b.selectFrom('events').select(['seq', 't']).orderBy('seq').limit(one),
     );
-    this.lastBeforeT = db
-      .prepare<[number], number>(
-        'SELECT seq FROM events WHERE t < ? ORDER BY t DESC, seq DESC LIMIT 1',
-      )
-      .pluck();
-    this.atOffset = db
-      .prepare<[number], number>('SELECT seq FROM events ORDER BY seq LIMIT 1 OFFSET ?')
-      .pluck();
+    this.lastBeforeT = prepare<[number], number>(
+      b
+        .selectFrom('events')
+        .select('seq')
+        .where('t', '<', 0)
+        .orderBy('t', 'desc')
+        .orderBy('seq', 'desc')
+        .limit(one),
+    ).pluck();
+    this.atOffset = prepare<[number], number>(
+      b.selectFrom('events').select('seq').orderBy('seq').limit(one).offset(0),
+    ).pluck();
     // Payload plus a rough per-row cost (record header, rowid, the events_by_t entry); used only
     // to size a retention step, which re-measures afterwards.
     this.rowBytes = db
@@ -188,7 +221,7 @@ export class EventTable {
            FROM (SELECT body, node, kind, type, entity FROM events ORDER BY seq LIMIT ?)`,
       )
       .pluck();
-    this.deleteUpTo = db.prepare<[number]>('DELETE FROM events WHERE seq <= ?');
+    this.deleteUpTo = prepare<[number]>(b.deleteFrom('events').where('seq', '<=', 0));
   }
 
   /** Inserts rows; call inside a transaction. */

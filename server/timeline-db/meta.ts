@@ -3,6 +3,7 @@
  * max(seq) alone would go back if retention ever deleted the newest rows.
  */
 import type { Database as Db, Statement } from 'better-sqlite3';
+import { sqliteBuilder } from './schema';
 
 export interface Marks {
   /** The last seq ever assigned. */
@@ -26,9 +27,21 @@ export class MetaTable {
   private readonly put: Statement<[string, number]>;
 
   constructor(db: Db) {
-    this.get = db.prepare<[string], number>('SELECT value FROM meta WHERE key = ?').pluck();
+    // Built against the schema's MetaTable (schema.ts), compiled and prepared once.
+    const b = sqliteBuilder;
+    this.get = db
+      .prepare<[string], number>(
+        b.selectFrom('meta').select('value').where('key', '=', '').compile().sql,
+      )
+      .pluck();
     this.put = db.prepare<[string, number]>(
-      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      b
+        .insertInto('meta')
+        .values({ key: '', value: 0 })
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({ value: (eb) => eb.ref('excluded.value') }),
+        )
+        .compile().sql,
     );
   }
 
