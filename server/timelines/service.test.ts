@@ -13,11 +13,7 @@ import {
 } from '@/lib/timeline/file';
 import { sampleEvents, sampleFile } from '@/lib/timeline/file/testing';
 import type { UnsequencedEvent } from '@/lib/timeline/events';
-import {
-  openStore,
-  SAVED_TIMELINE_LIMITS,
-  type TimelineStore,
-} from '@/server/timeline-db';
+import { openStore, SAVED_TIMELINE_LIMITS, type TimelineStore } from '@/server/timeline-db';
 import { SyntheticWorkload } from '@/lib/timeline/synthetic';
 import { ManualClock, tempDir } from '@/server/timeline-db/testing/testkit';
 import { fileStem, TimelinesService } from './service';
