@@ -1,6 +1,6 @@
 /**
  * A data directory written by Podscope before the one timeline schema reads the same after the
- * migration: fixtures/v3.db was written by that code (server/store at commit ccce2e9, its
+ * migration: fixtures/v3.db was written by that code (server/store at commit 5d6ceae, its
  * fixtures/make-v3.ts), and v3.expected.json holds what reading it gave then.
  */
 import Database from 'better-sqlite3';
