@@ -62,6 +62,11 @@ export const CONCEPTS = {
     source: 'seed 000 (NetworkReady); KUBELET-SEMANTICS §3 (PodReadyToStartContainers)',
   },
   'node-unreachable': { group: 'node', source: 'KUBELET-SEMANTICS §5; seed 001' },
+  'pods-marked-not-ready': {
+    group: 'node',
+    source:
+      'node_lifecycle_controller.go monitorNodeHealth/processPod → MarkPodsNotReady @ 003e86297d18; docs/kubelet-semantics.md §5',
+  },
   'eviction-tolerations': { group: 'node', source: 'KUBELET-SEMANTICS §5; seed 001' },
   'memory-pressure-eviction': {
     group: 'node',

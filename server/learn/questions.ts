@@ -129,6 +129,13 @@ export const QUESTIONS: Readonly<Record<string, Readonly<Record<string, Question
     orphan: entity(0),
     heard: entity(1),
   },
+  'not-ready-vs-lost': {
+    apply: state(2),
+    notReady: entity(1),
+    recover: state(0),
+    lost: entity(1),
+    back: entity(1),
+  },
   'node-lost': {
     apply: state(0),
     silent: state(0),

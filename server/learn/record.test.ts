@@ -11,6 +11,9 @@ import { contextAt, momentAt, moments } from './derive';
 import { recordScenario } from './record';
 import { recordingShape as shape } from './testing/shape';
 import { verifyRecording } from './verify';
+import { formatExplanation } from '@/lib/i18n/format';
+import type { Explanation } from '@/lib/kubelet/explanation';
+import { writerOf } from '@/lib/kubelet/writers';
 
 function scenario(id: string): Scenario {
   const s = findScenario(id);
@@ -19,6 +22,44 @@ function scenario(id: string): Scenario {
 }
 
 describe('recordScenario', () => {
+  it(
+    'not-ready-vs-lost: at NotReady the pod keeps the kubelet’s Ready, when lost the controller marks it — each explained and attributed, in both languages',
+    { timeout: 60_000 },
+    async () => {
+      const s = scenario('not-ready-vs-lost');
+      const r = await recordScenario(s);
+      expect(verifyRecording(s, r)).toEqual([]);
+      const ms = moments(r.initial, r.events);
+      const readyAt = (key: string) => {
+        const step = r.steps.find((x) => x.key === key);
+        const m = step ? momentAt(ms, step.t) : undefined;
+        const pod = Object.values(m?.state.nodes[r.node]?.pods ?? {})[0];
+        return {
+          status: pod?.status.conditions?.find((c) => c.type === 'Ready')?.status,
+          why: pod?.why.conditions.Ready,
+        };
+      };
+      const notReady = readyAt('notReady');
+      expect(notReady.status).toBe('True');
+      expect(notReady.why).toMatchObject({
+        id: 'condition.ready.kubeletReportsNodeNotReady',
+        params: { cause: 'networkNotReady' },
+      });
+      expect(writerOf(notReady.why)).toBe('kubelet');
+      expect(formatExplanation(notReady.why as Explanation, 'en')).toContain(
+        'the kubelet still reports this pod; the node is NotReady because the container runtime network is not ready — the controller taints the node, it does not mark its pods',
+      );
+      expect(formatExplanation(notReady.why as Explanation, 'zh-CN')).toContain(
+        '容器运行时网络未就绪',
+      );
+      const lost = readyAt('lost');
+      expect(lost.status).toBe('False');
+      expect(lost.why?.id).toBe('condition.ready.nodeNotReady');
+      expect(writerOf(lost.why)).toBe('nodeLifecycleController');
+      expect(readyAt('back').status).toBe('True');
+    },
+  );
+
   it(
     'records oomkilled: four steps, each replaying to its expected outcome',
     { timeout: 60_000 },

@@ -45,6 +45,7 @@ describe('scenario library', () => {
       'cni-not-ready',
       'memory-pressure',
       'node-lost',
+      'not-ready-vs-lost',
       'partition-drift',
       'runtime-hung',
       'runtime-not-ready',

@@ -15,6 +15,7 @@ import lifecycleHooks from './lifecycle-hooks.json';
 import livenessProbe from './liveness-probe.json';
 import memoryPressure from './memory-pressure.json';
 import nodeLost from './node-lost.json';
+import notReadyVsLost from './not-ready-vs-lost.json';
 import oomkilled from './oomkilled.json';
 import partitionDrift from './partition-drift.json';
 import readinessProbe from './readiness-probe.json';
@@ -46,6 +47,7 @@ export const RAW_SCENARIOS: ReadonlyArray<readonly [string, unknown]> = [
   ['cni-not-ready', cniNotReady],
   ['memory-pressure', memoryPressure],
   ['node-lost', nodeLost],
+  ['not-ready-vs-lost', notReadyVsLost],
   ['runtime-hung', runtimeHung],
   ['partition-drift', partitionDrift],
 ];
