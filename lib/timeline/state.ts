@@ -46,6 +46,8 @@ export interface PodView {
   node: string;
   /** Which source the spec came from; inferred facts are marked in the UI. */
   specSource: SpecSource;
+  /** The pod's labels (the sandbox's, without the runtime's io.kubernetes.* keys). */
+  labels?: Record<string, string>;
   spec: PodSpecSummary;
   /** phase, conditions, initContainerStatuses, containerStatuses, podIP(s), startTime, qosClass. */
   status: V1PodStatus;
@@ -85,6 +87,8 @@ export interface NodeView {
   drift?: Drift[];
   /** CPU and memory of its pods and containers, from the runtime's ListContainerStats. */
   usage?: NodeUsage;
+  /** The node's labels: the API server's when joined, else the agent's `--node-labels`. */
+  labels?: Record<string, string>;
 }
 
 export interface ClusterState {
