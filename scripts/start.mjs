@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: bring the console up at http://127.0.0.1:3000 on the embedded simulated nodes,
-// installing and building first when needed. Configuration: see README "Configuration".
+// installing and building first when needed. Configuration: see docs/configuration.md.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureBuild, ensureDemoRecording, ensureNodeModules, log, root } from './lib/prepare.mjs';

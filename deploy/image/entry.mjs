@@ -13,7 +13,7 @@ const [command = 'console', ...rest] = process.argv.slice(2);
 
 if (command === 'console') {
   // Next's standalone server reads HOSTNAME and PORT. The kubelet sets HOSTNAME to the pod's
-  // name, so the bind address always comes from Podscope's own variable (README "Configuration").
+  // name, so the bind address always comes from Podscope's own variable (docs/configuration.md).
   process.env.HOSTNAME = process.env.PODSCOPE_HOST || '0.0.0.0';
   process.env.PORT = process.env.PODSCOPE_PORT || '3000';
   process.env.NEXT_TELEMETRY_DISABLED = '1';
