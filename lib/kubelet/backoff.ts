@@ -18,7 +18,9 @@
  * container back-off's maximum configurable per node (crashLoopBackOff.maxContainerRestartPeriod)
  * — all in timings.ts.
  */
+import type { FeatureGates } from './gates';
 import { crashLoopBackOffPeriods, KUBELET_DEFAULTS } from './timings';
+import { crashLoopBackOffFor } from './version';
 import { finite, isObj, str } from './util';
 
 export interface BackoffEntry {
@@ -61,13 +63,19 @@ export function newBackoff(
 /**
  * The kubelet's container (crash loop) back-off for a node: newCrashLoopBackOff's first window and
  * maximum for its crashLoopBackOff.maxContainerRestartPeriod (default 300 s; RangeError outside
- * 1 s–300 s) and the 600 s reset, every period multiplied by `scale` (a demo runs faster).
+ * 1 s–300 s) and the 600 s reset, every period multiplied by `scale` (a demo runs faster). With
+ * `gates` (a node's kubelet version, version.ts), the crash-loop gates of that kubelet decide
+ * whether the configured maximum counts at all (KubeletCrashLoopBackOffMax) and the defaults
+ * (ReduceDefaultCrashLoopBackOffDecay); without, the newest minor's.
  */
 export function containerBackoff(
   maxContainerRestartPeriodMs: number = KUBELET_DEFAULTS.maxContainerRestartPeriodMs,
   scale = 1,
+  gates?: FeatureGates,
 ): BackoffState {
-  const p = crashLoopBackOffPeriods(maxContainerRestartPeriodMs);
+  const p = gates
+    ? crashLoopBackOffFor(gates, maxContainerRestartPeriodMs)
+    : crashLoopBackOffPeriods(maxContainerRestartPeriodMs);
   const k = Number.isFinite(scale) && scale > 0 ? scale : 1;
   return newBackoff(p.initialMs * k, p.maxMs * k, p.resetMs * k);
 }

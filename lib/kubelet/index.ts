@@ -155,3 +155,25 @@ export {
   type TransitionVerdict,
 } from './machines';
 export { WHY, why, type WhyId, type WhyParams } from './why';
+export {
+  DEFAULT_KUBELET_VERSION,
+  GATE_HISTORY,
+  KUBELET_VERSION_SOURCES,
+  NEWEST_KUBELET_MINOR,
+  OLDEST_KUBELET_MINOR,
+  REDUCED_CRASH_LOOP_BACKOFF,
+  configuredKubeletVersion,
+  crashLoopBackOffFor,
+  gateDefault,
+  gatesForMinor,
+  kubeletFeatures,
+  minorOf,
+  parseKubeletVersion,
+  parseKubeletVersionSettings,
+  resolveKubeletVersion,
+  ruleMinorOf,
+  type KubeletFeatures,
+  type KubeletVersion,
+  type KubeletVersionSettings,
+  type KubeletVersionSource,
+} from './version';

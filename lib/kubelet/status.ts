@@ -537,7 +537,13 @@ export function generateAPIPodStatus(input: GenerateAPIPodStatusInput): Generate
       )
     : undefined;
 
-  const generation = isObj(pod.metadata) ? finite(pod.metadata.generation, 0) : 0;
+  // CalculatePodStatusObservedGeneration: the gate (on since 1.34), or a value already posted.
+  const generation =
+    isObj(pod.metadata) &&
+    (enabled(gates, 'PodObservedGenerationTracking') ||
+      finite(apiStatus.observedGeneration, 0) !== 0)
+      ? finite(pod.metadata.generation, 0)
+      : 0;
   const startTime = apiTime(startMs);
   const status: V1PodStatus = {
     phase,
