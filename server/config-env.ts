@@ -71,6 +71,7 @@ export function fromEnv(env: Env): Record<string, unknown> {
     ['PODSCOPE_SAVED_MAX_AGE_MS', ['saved', 'maxAgeMs']],
     ['PODSCOPE_KUBECONFIG', ['kubeconfig']],
     ['PODSCOPE_NODE_IP', ['nodeIP']],
+    ['PODSCOPE_KUBELET_VERSION', ['kubeletVersion']],
     ['PODSCOPE_REPLAY_FILE', ['replayFile']],
     ['PODSCOPE_NATS_URL', ['cluster', 'natsUrl']],
     ['PODSCOPE_DATABASE_URL', ['cluster', 'databaseUrl']],

@@ -73,6 +73,16 @@ describe('loadConfig', () => {
     }
   });
 
+  it('PODSCOPE_KUBELET_VERSION: VERSION and NODE=VERSION, checked at load', () => {
+    expect(loadConfig({}).kubeletVersion).toBeUndefined();
+    expect(loadConfig({ PODSCOPE_KUBELET_VERSION: '1.30,a=v1.28.9' }).kubeletVersion).toBe(
+      '1.30,a=v1.28.9',
+    );
+    expect(() => loadConfig({ PODSCOPE_KUBELET_VERSION: 'a=latest' })).toThrow(
+      /kubeletVersion: PODSCOPE_KUBELET_VERSION: "a=latest" is not VERSION or NODE=VERSION/,
+    );
+  });
+
   it('refuses a non-loopback bind without a token', () => {
     expect(() => loadConfig({ PODSCOPE_HOST: '0.0.0.0' })).toThrow(ConfigError);
     expect(loadConfig({ PODSCOPE_HOST: '0.0.0.0', PODSCOPE_TOKEN: 'x'.repeat(32) }).host).toBe(

@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { CLIENT_MAX_BATCH } from '@/lib/transport';
 import { KUBELET_DEFAULTS, MAX_CONTAINER_RESTART_PERIOD_RANGE_MS } from '@/lib/kubelet/timings';
+import { parseKubeletVersionSettings } from '@/lib/kubelet/version';
 import { DEFAULT_TIMEOUT_MS as DEFAULT_CRI_TIMEOUT_MS } from '@/server/cri/limits';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 import { parseNodeIPs } from '@/server/engine/node/host-ips';
@@ -209,6 +210,21 @@ export const ConfigSchema = z.object({
       if (v === undefined) return;
       try {
         parseNodeIPs(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
+      }
+    }),
+  /**
+   * The kubelet version of nodes the API server does not describe: `VERSION` or `NODE=VERSION`,
+   * comma-separated (PODSCOPE_KUBELET_VERSION, --kubelet-version; lib/kubelet/version.ts).
+   */
+  kubeletVersion: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      if (v === undefined) return;
+      try {
+        parseKubeletVersionSettings(v);
       } catch (err) {
         ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
       }

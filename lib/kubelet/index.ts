@@ -164,6 +164,7 @@ export {
   REDUCED_CRASH_LOOP_BACKOFF,
   configuredKubeletVersion,
   crashLoopBackOffFor,
+  explainKubeletVersion,
   gateDefault,
   gatesForMinor,
   kubeletFeatures,

@@ -21,6 +21,7 @@ import { generateAPIPodStatus } from './status';
 import { failedState, record, runtimeOf, succeededState } from './testing/fixtures';
 import {
   crashLoopBackOffFor,
+  explainKubeletVersion,
   gatesForMinor,
   kubeletFeatures,
   NEWEST_KUBELET_MINOR,
@@ -298,5 +299,40 @@ describe('conditions per minor', () => {
       status: { conditions: [{ type: 'PodReadyToStartContainers', status: 'True' }] },
     });
     expect(s.conditions?.filter((c) => c.type === 'PodReadyToStartContainers')).toHaveLength(1);
+  });
+});
+
+describe('explainKubeletVersion: which version’s rules, and why that one', () => {
+  it('the API server’s report', () => {
+    expect(
+      explainKubeletVersion({ value: '1.29', source: 'api-server', reported: 'v1.29.3' }),
+    ).toMatchObject({
+      id: 'node.kubelet.apiServer',
+      params: { version: '1.29', reported: 'v1.29.3' },
+    });
+  });
+  it('the operator’s', () => {
+    expect(explainKubeletVersion({ value: '1.31', source: 'flag' })).toMatchObject({
+      id: 'node.kubelet.flag',
+      params: { version: '1.31', reported: '1.31' },
+    });
+  });
+  it('the default says it is one', () => {
+    expect(explainKubeletVersion(resolveKubeletVersion({}))).toMatchObject({
+      id: 'node.kubelet.default',
+      params: { version: '1.36' },
+    });
+  });
+  it('outside the supported minors: the nearest, said so', () => {
+    expect(explainKubeletVersion(resolveKubeletVersion({ apiServer: 'v1.26.1' }))).toMatchObject({
+      id: 'node.kubelet.outOfRange',
+      params: {
+        version: '1.28',
+        reported: 'v1.26.1',
+        from: 'apiServer',
+        oldest: '1.28',
+        newest: '1.36',
+      },
+    });
   });
 });

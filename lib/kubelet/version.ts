@@ -32,7 +32,9 @@
  * (2 × 300 s) before, the same period.
  */
 import { DEFAULT_FEATURE_GATES, enabled, type FeatureGateName, type FeatureGates } from './gates';
+import type { Explanation } from './explanation';
 import { KUBELET_DEFAULTS, MAX_CONTAINER_RESTART_PERIOD_RANGE_MS } from './timings';
+import { why } from './why';
 
 /** The oldest and newest minors Podscope has rules for (1.28 … the current release, 1.36). */
 export const OLDEST_KUBELET_MINOR = 28;
@@ -249,4 +251,35 @@ export function configuredKubeletVersion(
 ): string | undefined {
   if (!s) return undefined;
   return Object.prototype.hasOwnProperty.call(s.byNode, node) ? s.byNode[node] : s.all;
+}
+
+/** Which version's rules Podscope applies to a node, and why that one (the node's panel, snapshots). */
+export function explainKubeletVersion(v: KubeletVersion): Explanation {
+  const rule = 'status.nodeInfo.kubeletVersion; pkg/features/kube_features.go versioned defaults';
+  const inputs = { source: v.source, ...(v.reported ? { reported: v.reported } : {}) };
+  if (v.source === 'default')
+    return why('node.kubelet.default', { version: v.value }, rule, inputs);
+  const reported = v.reported ?? v.value;
+  const parsed = parseKubeletVersion(reported);
+  const outside =
+    parsed !== undefined && minorText(ruleMinorOf(parsed)) !== `${parsed.major}.${parsed.minor}`;
+  if (outside)
+    return why(
+      'node.kubelet.outOfRange',
+      {
+        version: v.value,
+        reported,
+        from: v.source === 'api-server' ? 'apiServer' : 'flag',
+        oldest: minorText(OLDEST_KUBELET_MINOR),
+        newest: minorText(NEWEST_KUBELET_MINOR),
+      },
+      rule,
+      inputs,
+    );
+  return why(
+    v.source === 'api-server' ? 'node.kubelet.apiServer' : 'node.kubelet.flag',
+    { version: v.value, reported },
+    rule,
+    inputs,
+  );
 }

@@ -106,6 +106,11 @@ export const WHY = {
   'node.network.unknown': [],
   // eviction of pods from a not-ready node
   'pod.eviction.due': ['seconds', 'taint'],
+  // the kubelet version whose rules apply to a node (version.ts)
+  'node.kubelet.apiServer': ['version', 'reported'],
+  'node.kubelet.flag': ['version', 'reported'],
+  'node.kubelet.default': ['version'],
+  'node.kubelet.outOfRange': ['version', 'reported', 'from', 'oldest', 'newest'],
   // where hostIP(s) come from (generateAPIPodStatus)
   'pod.hostIPs.apiserver': ['hostIPs'],
   'pod.hostIPs.configured': ['hostIPs'],

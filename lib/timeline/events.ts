@@ -15,6 +15,7 @@ import type { V1ContainerStatus, V1NodeCondition, V1PodCondition } from '@kubern
 import type { Explanation } from '../kubelet/explanation';
 import type { RuntimeCondition, RuntimeInfo } from '../kubelet/runtime';
 import type { NodeUsage } from '../kubelet/usage';
+import type { KubeletVersion } from '../kubelet/version';
 import type { Drift } from '../drift/types';
 import type { NodeHealth, PodView } from './state';
 
@@ -146,6 +147,8 @@ export interface NodeEvent extends EventBase {
   drift?: Drift[] | null;
   /** NodeUpdated: container and pod CPU/memory from ListContainerStats (replaces); null clears. */
   usage?: NodeUsage | null;
+  /** NodeAdded / NodeUpdated: the kubelet version whose rules apply to the node (replaces). */
+  kubelet?: KubeletVersion;
 }
 
 /**

@@ -114,6 +114,11 @@ function applyNode(
           : existing?.runtime
             ? { runtime: existing.runtime }
             : {}),
+        ...(e.kubelet
+          ? { kubelet: e.kubelet }
+          : existing?.kubelet
+            ? { kubelet: existing.kubelet }
+            : {}),
       };
       return put(nodes, e.node, node, fresh);
     }
@@ -129,6 +134,7 @@ function applyNode(
         ...(e.runtime ? { runtime: e.runtime } : {}),
         ...(e.runtimeConditions ? { runtimeConditions: e.runtimeConditions } : {}),
         ...(e.health ? { health: e.health } : {}),
+        ...(e.kubelet ? { kubelet: e.kubelet } : {}),
       };
       setDrift(updated, e.drift);
       if (e.usage === null) delete updated.usage;

@@ -9,6 +9,7 @@ import type { V1NodeCondition, V1PodStatus } from '@kubernetes/client-node';
 import type { Explanation } from '../kubelet/explanation';
 import type { RuntimeCondition, RuntimeInfo, SpecSource } from '../kubelet/runtime';
 import type { NodeUsage } from '../kubelet/usage';
+import type { KubeletVersion } from '../kubelet/version';
 import type { Drift } from '../drift/types';
 
 export const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'] as const;
@@ -89,6 +90,8 @@ export interface NodeView {
   usage?: NodeUsage;
   /** The node's labels: the API server's when joined, else the agent's `--node-labels`. */
   labels?: Record<string, string>;
+  /** The kubelet version whose rules Podscope applies to this node, and where it came from. */
+  kubelet?: KubeletVersion;
 }
 
 export interface ClusterState {

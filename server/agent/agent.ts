@@ -46,6 +46,8 @@ export interface AgentConfig {
   stateMs: number;
   timings: EngineTimings;
   criTimeoutMs: number;
+  /** The node's kubelet version (--kubelet-version), when the API server's Node does not say. */
+  kubeletVersion?: string;
 }
 
 export interface AgentDeps {
@@ -108,6 +110,7 @@ export class Agent {
       seq: () => ++this.seq,
       metrics: this.metrics.engine,
       providers: [this.specs],
+      ...(config.kubeletVersion !== undefined ? { kubeletVersion: config.kubeletVersion } : {}),
       onEvents: (batch) => this.onEvents(batch),
       log: (line) => this.log(line),
     });

@@ -27,6 +27,18 @@ describe('agent configuration', () => {
       loopback: false,
     });
     expect(c.timings.relistMs).toBe(500);
+    expect(c.kubeletVersion).toBeUndefined();
+  });
+
+  it('the node’s kubelet version from --kubelet-version, else PODSCOPE_KUBELET_VERSION', () => {
+    const base = ['--cri', 'x=unix:///a.sock', '--nats', 'nats://h:1'];
+    expect(agentConfig([...base, '--kubelet-version', 'v1.29.4'], {}).kubeletVersion).toBe(
+      'v1.29.4',
+    );
+    expect(agentConfig(base, { PODSCOPE_KUBELET_VERSION: '1.31' }).kubeletVersion).toBe('1.31');
+    expect(() => agentConfig([...base, '--kubelet-version', 'latest'], {})).toThrow(
+      /--kubelet-version latest: a kubelet version/,
+    );
   });
 
   it('takes everything from the environment (an image needs no arguments), loopback by default', () => {

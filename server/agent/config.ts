@@ -9,7 +9,10 @@
  *   --outbox-bytes N        PODSCOPE_AGENT_OUTBOX_BYTES (default 16 MiB)
  *   --heartbeat DURATION    PODSCOPE_AGENT_HEARTBEAT_MS (default 5 s)
  *   --relist DURATION       PODSCOPE_RELIST_MS     (default the kubelet's 1 s)
+ *   --kubelet-version V     PODSCOPE_KUBELET_VERSION (the node's kubelet, e.g. 1.30, when the API
+ *                           server's Node does not report it; default: the newest minor's rules)
  */
+import { parseKubeletVersion } from '@/lib/kubelet/version';
 import { isLoopback, parseNodeSpec } from '@/server/config-env';
 import { DEFAULT_CLUSTER, checkClusterName, checkNodeName } from '@/server/cluster/names';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
@@ -45,6 +48,7 @@ export function agentConfig(
     'outbox-bytes': { type: 'string' },
     heartbeat: { type: 'string' },
     relist: { type: 'string' },
+    'kubelet-version': { type: 'string' },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const cri = values.cri ?? env.PODSCOPE_CRI;
@@ -85,9 +89,15 @@ export function agentConfig(
     : Number(env.PODSCOPE_RELIST_MS ?? DEFAULT_ENGINE_TIMINGS.relistMs);
   if (!Number.isFinite(relistMs) || relistMs < 100)
     throw new UsageError(`--relist: at least 100ms`);
+  const kubeletVersion = values['kubelet-version'] ?? env.PODSCOPE_KUBELET_VERSION;
+  if (kubeletVersion !== undefined && !parseKubeletVersion(kubeletVersion))
+    throw new UsageError(
+      `--kubelet-version ${kubeletVersion}: a kubelet version such as 1.30 or v1.30.4`,
+    );
   return {
     node,
     endpoint: spec.endpoint,
+    ...(kubeletVersion ? { kubeletVersion: kubeletVersion.trim() } : {}),
     nats,
     cluster,
     listen,

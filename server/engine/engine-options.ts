@@ -7,8 +7,10 @@ import { availableParallelism } from 'node:os';
 import {
   crashLoopBackOffPeriods,
   KUBELET_DEFAULTS,
+  configuredKubeletVersion,
   type BackoffState,
   type FeatureGates,
+  type KubeletVersionSettings,
 } from '@/lib/kubelet';
 import type { ClusterState } from '@/lib/timeline/state';
 import type { LogFn } from '@/server/log';
@@ -23,7 +25,13 @@ export interface EngineOptions {
   timings: EngineTimings;
   clock?: Clock;
   providers?: HintProvider[];
+  /** Gates set explicitly for every node, over the defaults of each node's kubelet version. */
   gates?: FeatureGates;
+  /**
+   * The operator's kubelet version, for every node and per node (`--kubelet-version`,
+   * PODSCOPE_KUBELET_VERSION); the API server's report of a node wins over it.
+   */
+  kubeletVersions?: KubeletVersionSettings;
   /** Builds a runtime client for an endpoint (server/cri in production, fakes in tests). */
   dial: (endpoint: string) => RuntimeClient;
   /** Extra endpoints browsers may connect to. */
@@ -82,6 +90,11 @@ export function restartPeriodOf(options: EngineOptions, name: string): number {
   const ms = own ?? c?.all ?? KUBELET_DEFAULTS.maxContainerRestartPeriodMs;
   crashLoopBackOffPeriods(ms); // a RangeError now rather than inside the node's loop
   return ms;
+}
+
+/** The operator's kubelet version for the node: its own, else every node's; undefined for none. */
+export function kubeletVersionOf(options: EngineOptions, name: string): string | undefined {
+  return configuredKubeletVersion(options.kubeletVersions, name);
 }
 
 /** The node's configured IPs: its own, else every node's. */

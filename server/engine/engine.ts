@@ -27,6 +27,7 @@ import { EventBus, type Subscription } from './bus';
 import {
   nodeIPsOf,
   relistWorkerCount,
+  kubeletVersionOf,
   restartPeriodOf,
   type EngineOptions,
 } from './engine-options';
@@ -227,6 +228,7 @@ export class Engine implements EngineApi {
       nodeIPs: nodeIPsOf(this.options, name),
       detectedIPs: this.options.detectedIPs ?? this.detected(),
       maxContainerRestartPeriodMs: restartPeriodOf(this.options, name),
+      ...kubeletVersionField(this.options, name),
       ...(initial ? { initial } : {}),
     });
     this.nodesByName.set(name, { loop: remote, endpoint, lab });
@@ -269,6 +271,7 @@ export class Engine implements EngineApi {
       lab,
       ...(this.options.backoff ? { backoff: this.options.backoff } : {}),
       maxContainerRestartPeriodMs: restartPeriodOf(this.options, name),
+      ...kubeletVersionField(this.options, name),
       ...(initial ? { initial } : {}),
       seq: this.recorder.nextSeq,
       startedAt: this.startedAt,
@@ -324,4 +327,10 @@ export class Engine implements EngineApi {
   private log(line: string, level?: LogLevel): void {
     (this.options.log ?? logFn(rootLogger()))(line, level);
   }
+}
+
+/** The node's configured kubelet version, as an options field (none when not configured). */
+function kubeletVersionField(options: EngineOptions, name: string): { kubeletVersion?: string } {
+  const v = kubeletVersionOf(options, name);
+  return v !== undefined ? { kubeletVersion: v } : {};
 }

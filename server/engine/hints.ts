@@ -40,6 +40,8 @@ export interface HintProvider {
   kubeletPostedAt?(node: string): number | undefined;
   /** The node's host IPs as the API server's Node gives them (GetNodeHostIPs), when known. */
   hostIPsFor?(node: string): string[] | undefined;
+  /** The node's kubelet version as its Node reports it (status.nodeInfo.kubeletVersion), when known. */
+  kubeletVersionFor?(node: string): string | undefined;
   /** Called by the provider's owner when hints for these pods changed, so the engine re-derives them. */
   onChange?(listener: (uids: string[]) => void): () => void;
   /**

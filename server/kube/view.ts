@@ -178,6 +178,11 @@ export class KubeView implements HintProvider {
     return ips.length > 0 ? ips : undefined;
   }
 
+  /** The kubelet version the node's kubelet posted (status.nodeInfo.kubeletVersion), when known. */
+  kubeletVersionFor(nodeName: string): string | undefined {
+    return this.getNode(nodeName)?.status?.nodeInfo?.kubeletVersion || undefined;
+  }
+
   getLease(nodeName: string): V1Lease | undefined {
     return this.leaseByNode.get(nodeName);
   }

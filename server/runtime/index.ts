@@ -6,6 +6,7 @@
  * Next.js may evaluate modules (and instrumentation.register) more than once, and dev mode
  * reloads them; a second engine would mean a second poller and a second writer.
  */
+import { parseKubeletVersionSettings } from '@/lib/kubelet/version';
 import { join } from 'node:path';
 import { containerBackoff } from '@/lib/kubelet';
 import { getConfig, maxContainerRestartPeriodFor, type Config } from '@/server/config';
@@ -214,6 +215,9 @@ async function startEmbeddedRuntime(config: Config): Promise<PodscopeRuntime> {
       dial: (endpoint) => criRuntime(endpoint, { timeoutMs: config.periods.criTimeoutMs }),
       allowEndpoints: config.allowEndpoints,
       ...(config.nodeIP ? { nodeIPs: parseNodeIPs(config.nodeIP) } : {}),
+      ...(config.kubeletVersion
+        ? { kubeletVersions: parseKubeletVersionSettings(config.kubeletVersion) }
+        : {}),
       maxContainerRestartPeriodMs: {
         all: config.crashLoopBackOff.maxContainerRestartPeriodMs,
         byNode: config.crashLoopBackOff.byNode,

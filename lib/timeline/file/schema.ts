@@ -20,6 +20,7 @@ import {
 } from '../events';
 import { PROBE_KINDS, RESTART_POLICIES } from '../state';
 import { SPEC_SOURCES } from '../../kubelet/runtime';
+import { KUBELET_VERSION_SOURCES } from '../../kubelet/version';
 import { DRIFT_STATUSES } from '../../drift/types';
 import type { FileLimits } from './limits';
 import { TIMELINE_FORMAT, TIMELINE_VERSION } from './types';
@@ -202,6 +203,12 @@ export function buildSchema(limits: FileLimits) {
     ),
   });
 
+  const kubeletVersion = z.looseObject({
+    value: short,
+    source: z.enum(KUBELET_VERSION_SOURCES),
+    reported: short.optional(),
+  });
+
   const nodeView = z.looseObject({
     name: keyName,
     endpoint: short,
@@ -213,6 +220,7 @@ export function buildSchema(limits: FileLimits) {
     pods: z.record(z.string(), podView),
     drift: drifts.optional(),
     usage: nodeUsage.optional(),
+    kubelet: kubeletVersion.optional(),
   });
 
   const clusterState = z.looseObject({
@@ -291,6 +299,7 @@ export function buildSchema(limits: FileLimits) {
     why: explanation.optional(),
     drift: drifts.nullable().optional(),
     usage: nodeUsage.nullable().optional(),
+    kubelet: kubeletVersion.optional(),
   });
 
   const k8sEvent = z.looseObject({

@@ -23,7 +23,9 @@ derives to NATS JetStream for the cluster's consoles. Calls only read-only CRI m
   --outbox-bytes N        memory cap of events waiting for NATS (default 16 MiB); beyond it
                           the oldest are dropped and a gap is published  env PODSCOPE_AGENT_OUTBOX_BYTES
   --heartbeat DURATION    heartbeat period (default 5s)              env PODSCOPE_AGENT_HEARTBEAT_MS
-  --relist DURATION       relist period (default 1s)                 env PODSCOPE_RELIST_MS`;
+  --relist DURATION       relist period (default 1s)                 env PODSCOPE_RELIST_MS
+  --kubelet-version V     the node's kubelet (1.28–1.36), when the API server's Node does not
+                          report it (default: the newest minor's rules)  env PODSCOPE_KUBELET_VERSION`;
 
 export const agentCommand: Command = {
   name: 'agent',

@@ -24,7 +24,7 @@ import { startSimNode, type SimNode } from '@/server/sim';
 import { simProbeNetwork } from '@/server/sim/runtime/network';
 import { openStore } from '@/server/timeline-db';
 import { UsageError, type Command } from '../command';
-import { criNodes, parse } from '../lib/args';
+import { criNodes, kubeletVersions, parse } from '../lib/args';
 import { ManifestError, parseManifest } from '../lib/manifest';
 import { snapshotDocument, snapshotSummary } from './snapshot';
 
@@ -40,6 +40,8 @@ created and deleted). Spec fields the stand-in does not implement are named in a
   --for SECONDS           after this long print the snapshot (as podscope snapshot --json) and
                           delete the pods; without it, print each change until interrupted
   --json                  JSON (the snapshot) or NDJSON (the changes)
+  --kubelet-version V     derive with the rules of this kubelet (1.28–1.36; default the newest;
+                          env PODSCOPE_KUBELET_VERSION)
 
 Exit status: 0 on success; 1 with located errors for a bad manifest or an unreachable runtime;
 2 for a usage error.`;
@@ -106,8 +108,10 @@ export const runCommand: Command = {
       cri: { type: 'string', multiple: true },
       for: { type: 'string' },
       json: { type: 'boolean', default: false },
+      'kubelet-version': { type: 'string', multiple: true },
     });
     if (!values.file) throw new UsageError('give the manifest with -f FILE');
+    const versions = kubeletVersions(values['kubelet-version']);
     let seconds: number | undefined;
     if (values.for !== undefined) {
       seconds = Number(values.for);
@@ -153,6 +157,7 @@ export const runCommand: Command = {
       clock: { now: rt.now },
       providers: [driver.hints],
       backoff: () => containerBackoff(),
+      ...(versions ? { kubeletVersions: versions } : {}),
       dial: (ep) => criRuntime(ep, { timeoutMs: 10_000 }),
       log,
     });

@@ -9,9 +9,12 @@ import type { Command } from '../command';
 import { parse } from '../lib/args';
 
 const usage = `Usage: podscope serve [--cri [NAME=]ENDPOINT …] [--host 127.0.0.1] [--port 3000] [--data DIR] [--kubeconfig PATH]
+                      [--kubelet-version [NODE=]VERSION …]
 
 Serves the console. With --cri it watches those runtimes (append #lab to an endpoint to let
 scenarios change it); without, it runs the embedded simulated nodes like \`npm start\`.
+--kubelet-version names the kubelet of nodes the API server does not describe (1.30 for every
+node, NODE=1.29 for one; env PODSCOPE_KUBELET_VERSION); without, the newest minor's rules apply.
 Any host other than loopback needs PODSCOPE_TOKEN (or PODSCOPE_TOKEN_FILE).`;
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -22,6 +25,7 @@ export function serveEnv(values: {
   port?: string;
   data?: string;
   kubeconfig?: string;
+  'kubelet-version'?: string[];
 }): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (values.cri?.length) env.PODSCOPE_CRI = values.cri.join(',');
@@ -29,6 +33,8 @@ export function serveEnv(values: {
   if (values.port) env.PODSCOPE_PORT = values.port;
   if (values.data) env.PODSCOPE_DATA_DIR = values.data;
   if (values.kubeconfig) env.PODSCOPE_KUBECONFIG = values.kubeconfig;
+  if (values['kubelet-version']?.length)
+    env.PODSCOPE_KUBELET_VERSION = values['kubelet-version'].join(',');
   return env;
 }
 
@@ -68,6 +74,7 @@ export const serveCommand: Command = {
       port: { type: 'string' },
       data: { type: 'string' },
       kubeconfig: { type: 'string' },
+      'kubelet-version': { type: 'string', multiple: true },
     });
     return runServer(serveEnv(values));
   },

@@ -9,6 +9,12 @@
 import type { V1NodeCondition, V1PodStatus } from '@kubernetes/client-node';
 import { formatExplanation } from '@/lib/i18n/format';
 import { writerOf, writersOf, type Writer } from '@/lib/kubelet/writers';
+import {
+  DEFAULT_KUBELET_VERSION,
+  explainKubeletVersion,
+  type KubeletVersion,
+  type KubeletVersionSettings,
+} from '@/lib/kubelet/version';
 import { toJsonValue } from '@/lib/timeline/codec';
 import type { ClusterState, NodeView, PodView } from '@/lib/timeline/state';
 import type { NodeEndpoint } from '@/server/config';
@@ -22,7 +28,7 @@ import { createTRPCClient, httpLink } from '@trpc/client';
 import { transformer } from '@/lib/timeline/codec';
 import type { AppRouter } from '@/server/trpc/root';
 import { UsageError, type Command } from '../command';
-import { criNodes, parse, parseDuration } from '../lib/args';
+import { criNodes, kubeletVersions, parse, parseDuration } from '../lib/args';
 import { DEFAULT_ENGINE_TIMINGS } from '@/server/engine/timings';
 
 const usage = `Usage: podscope snapshot --cri [NAME=]ENDPOINT [--cri …] [--json] [--timeout 10s]
@@ -36,6 +42,9 @@ conditions, and per pod its phase, conditions and container statuses with the re
   --json                  one JSON document on stdout (default: a readable summary)
   --timeout DURATION      deadline for each CRI call (default 10s)
   --kubeconfig PATH       also read the API server and add "drift" to each pod and node
+  --kubelet-version [NODE=]VERSION
+                          the kubelet whose rules to apply (1.30 for every node, NODE=1.29 for
+                          one; repeatable; env PODSCOPE_KUBELET_VERSION); default the newest
   --server URL            read a running console instead (http://127.0.0.1:3000); the same
                           document, every node it shows
   --token TOKEN           the console's access token (default: PODSCOPE_TOKEN)
@@ -74,6 +83,12 @@ export interface SnapshotNode {
   why: Record<string, string>;
   /** Which upstream component writes each condition: kubelet or nodeLifecycleController. */
   writers: Record<string, Writer>;
+  /**
+   * The kubelet version whose rules and feature-gate defaults were applied, and where it came
+   * from: the API server's Node (`api-server`), --kubelet-version (`flag`), or the newest minor
+   * (`default`); `reported` is what the source said when it is not `value` itself.
+   */
+  kubeletVersion: KubeletVersion & { why: string };
   pods: SnapshotPod[];
   drift?: ReturnType<typeof driftJson>;
 }
@@ -82,11 +97,13 @@ export async function takeSnapshot(
   nodes: NodeEndpoint[],
   timeoutMs: number,
   kubeconfig?: string,
+  kubeletVersions?: KubeletVersionSettings,
 ): Promise<{ nodes: SnapshotNode[] }> {
   const store = openStore({ path: ':memory:' });
   const engine = new Engine({
     store: engineStore(store),
     timings: DEFAULT_ENGINE_TIMINGS,
+    ...(kubeletVersions ? { kubeletVersions } : {}),
     dial: (endpoint) => criRuntime(endpoint, { timeoutMs }),
     log: () => undefined,
   });
@@ -180,8 +197,15 @@ function snapshotNode(state: ClusterState, n: NodeEndpoint): SnapshotNode {
     conditions: view?.conditions ?? [],
     why,
     writers: writersOf(view?.why ?? {}),
+    kubeletVersion: snapshotKubelet(view?.kubelet),
     pods: pods.map(snapshotPod),
   };
+}
+
+/** A recording made before nodes carried their kubelet version was derived with the newest rules. */
+function snapshotKubelet(v: KubeletVersion | undefined): SnapshotNode['kubeletVersion'] {
+  const version = v ?? { ...DEFAULT_KUBELET_VERSION };
+  return { ...version, why: formatExplanation(explainKubeletVersion(version)) };
 }
 
 function snapshotPod(p: PodView): SnapshotPod {
@@ -221,6 +245,7 @@ export function snapshotSummary(doc: { nodes: SnapshotNode[] }): string {
     const ready = n.conditions.find((c) => c.type === 'Ready');
     lines.push(
       `NODE ${n.name}  ${n.runtime.name} ${n.runtime.version}  Ready=${ready?.status ?? '?'}  (${n.endpoint})`,
+      `  kubelet ${n.kubeletVersion.value} rules (${n.kubeletVersion.source}) — ${n.kubeletVersion.why}`,
     );
     for (const p of n.pods) {
       lines.push(
@@ -260,6 +285,7 @@ export const snapshotCommand: Command = {
       kubeconfig: { type: 'string' },
       server: { type: 'string' },
       token: { type: 'string' },
+      'kubelet-version': { type: 'string', multiple: true },
     });
     const timeoutMs = parseDuration(values.timeout, '--timeout');
     if (values.server !== undefined && (values.cri || values.kubeconfig))
@@ -272,7 +298,12 @@ export const snapshotCommand: Command = {
               ? { token: values.token ?? process.env.PODSCOPE_TOKEN }
               : {}),
           })
-        : await takeSnapshot(criNodes(values.cri), timeoutMs, values.kubeconfig);
+        : await takeSnapshot(
+            criNodes(values.cri),
+            timeoutMs,
+            values.kubeconfig,
+            kubeletVersions(values['kubelet-version']),
+          );
     process.stdout.write(
       values.json ? `${JSON.stringify(toJsonValue(doc))}\n` : `${snapshotSummary(doc)}\n`,
     );

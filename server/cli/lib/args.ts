@@ -1,5 +1,6 @@
 /** Shared option parsing for CLI commands (node:util parseArgs, with usage errors). */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseKubeletVersionSettings, type KubeletVersionSettings } from '@/lib/kubelet/version';
 import type { NodeEndpoint } from '@/server/config';
 import { parseNodeSpec } from '@/server/config-env';
 import { UsageError } from '../command';
@@ -33,6 +34,26 @@ export function criNodes(values: readonly string[] | undefined, required = true)
     seen.add(n.name);
   }
   return nodes;
+}
+
+/**
+ * `--kubelet-version [NODE=]VERSION` values (repeatable, or comma-separated), else
+ * PODSCOPE_KUBELET_VERSION: the kubelet version of nodes no API server describes.
+ */
+export function kubeletVersions(
+  values: readonly string[] | undefined,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): KubeletVersionSettings | undefined {
+  const given = values?.length ? values : env.PODSCOPE_KUBELET_VERSION;
+  if (!given) return undefined;
+  try {
+    return parseKubeletVersionSettings(
+      given,
+      values?.length ? '--kubelet-version' : 'PODSCOPE_KUBELET_VERSION',
+    );
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
 }
 
 /** "30s", "5m", "1h", "1500ms" or plain seconds → milliseconds. */

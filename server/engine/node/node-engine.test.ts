@@ -84,4 +84,68 @@ describe('createNodeEngine', () => {
     const r = rig();
     expect(() => r.engine.stop()).not.toThrow();
   });
+
+  describe('the kubelet version of the node', () => {
+    const conditionTypes = (e: ReturnType<typeof createNodeEngine>) =>
+      e.view()?.pods.u1?.status.conditions?.map((c) => c.type);
+    const make = (o: { kubeletVersion?: string; reported?: () => string | undefined }) =>
+      createNodeEngine({
+        name: 'n1',
+        client: memoryRuntime(),
+        timings: DEFAULT_ENGINE_TIMINGS,
+        clock: { now: () => 2_500 },
+        onEvents: () => undefined,
+        ...(o.kubeletVersion !== undefined ? { kubeletVersion: o.kubeletVersion } : {}),
+        ...(o.reported
+          ? {
+              providers: [
+                {
+                  name: 'apiserver' as const,
+                  hintsFor: () => undefined,
+                  kubeletVersionFor: (node: string) => (node === 'n1' ? o.reported?.() : undefined),
+                },
+              ],
+            }
+          : {}),
+      });
+
+    it('unknown: the newest minor, said to be the default', async () => {
+      const e = make({});
+      await e.watcher.once();
+      expect(e.view()?.kubelet).toEqual({ value: '1.36', source: 'default' });
+      expect(conditionTypes(e)?.[0]).toBe('PodReadyToStartContainers');
+    });
+
+    it('configured 1.28: no PodReadyToStartContainers (the gate is alpha and off in 1.28)', async () => {
+      const e = make({ kubeletVersion: 'v1.28.9' });
+      await e.watcher.once();
+      expect(e.view()?.kubelet).toEqual({ value: '1.28', source: 'flag', reported: 'v1.28.9' });
+      expect(conditionTypes(e)).toEqual([
+        'Initialized',
+        'Ready',
+        'ContainersReady',
+        'PodScheduled',
+      ]);
+    });
+
+    it('the API server’s report wins over the flag, and a change re-derives every pod', async () => {
+      let reported = 'v1.28.5';
+      const e = make({ kubeletVersion: '1.33', reported: () => reported });
+      await e.watcher.once();
+      expect(e.view()?.kubelet).toEqual({
+        value: '1.28',
+        source: 'api-server',
+        reported: 'v1.28.5',
+      });
+      expect(conditionTypes(e)).not.toContain('PodReadyToStartContainers');
+      reported = 'v1.30.1';
+      await e.watcher.once();
+      expect(e.view()?.kubelet).toEqual({
+        value: '1.30',
+        source: 'api-server',
+        reported: 'v1.30.1',
+      });
+      expect(conditionTypes(e)).toContain('PodReadyToStartContainers');
+    });
+  });
 });

@@ -58,7 +58,14 @@ export interface NodeEngineOptions {
   onEvents: (batch: TimelineEvent[], folded: NodeFold) => void;
   /** Where pod specs and the kubelet's hints come from (the driver, the API server), most trusted first. */
   providers?: readonly HintProvider[];
+  /** Gates set explicitly, over the defaults of the node's kubelet version. */
   gates?: FeatureGates;
+  /**
+   * The operator's kubelet version for this node (`--kubelet-version`, PODSCOPE_KUBELET_VERSION):
+   * used when no provider reports the node's own (status.nodeInfo.kubeletVersion); without
+   * either, the newest minor's rules apply and the node says so.
+   */
+  kubeletVersion?: string;
   clock?: Clock;
   /** A node the driver may mutate (`#lab`). */
   lab?: boolean;
@@ -126,6 +133,7 @@ export class NodeEngine {
       relistMs: options.timings.relistMs,
       ...(options.providers ? { providers: options.providers } : {}),
       ...(options.gates ? { gates: options.gates } : {}),
+      ...(options.kubeletVersion !== undefined ? { kubeletVersion: options.kubeletVersion } : {}),
       ...(options.backoff ? { backoff: options.backoff } : {}),
       ...(options.maxContainerRestartPeriodMs !== undefined
         ? { maxContainerRestartPeriodMs: options.maxContainerRestartPeriodMs }
@@ -157,6 +165,7 @@ export class NodeEngine {
         node: this.name,
         t: this.clock.now(),
         endpoint: options.client.endpoint,
+        kubelet: this.pods.kubelet,
         health: {
           connected: false,
           ...(existing?.health.lastRelistAt ? { lastRelistAt: existing.health.lastRelistAt } : {}),
@@ -390,6 +399,15 @@ export class NodeEngine {
   private evaluate(now: number): void {
     const view = this.view();
     if (!view) return;
+    const kubelet = this.pods.refreshKubelet();
+    if (kubelet) {
+      this.log(
+        `${this.name}: kubelet ${kubelet.reported ?? kubelet.value} (${kubelet.source}): applying the rules of ${kubelet.value}`,
+      );
+      this.emit([{ kind: 'node', type: 'NodeUpdated', node: this.name, t: now, kubelet }]);
+      // Another minor's gates change phases, conditions and back-offs: derive every pod again.
+      this.rederive(new Set(Object.keys(this.view()?.pods ?? {})), now);
+    }
     const posted = (this.options.providers ?? [])
       .map((p) => p.kubeletPostedAt?.(this.name))
       .filter((t): t is number => t !== undefined);

@@ -10,12 +10,16 @@ import {
   backoffGC,
   containerBackoff,
   KUBELET_DEFAULTS,
+  kubeletFeatures,
   ownBackoff,
   recordRestartsInPlace,
+  resolveKubeletVersion,
 } from '@/lib/kubelet';
 import type {
   BackoffState,
   FeatureGates,
+  KubeletFeatures,
+  KubeletVersion,
   NodeReadiness,
   NodeTimings,
   Restart,
@@ -41,7 +45,10 @@ export interface PodDeriverOptions {
   /** The relist period (a relist that keeps up with the node feeds the clock offset). */
   relistMs: number;
   providers?: readonly HintProvider[];
+  /** Gates set explicitly, over the defaults of the node's kubelet version. */
   gates?: FeatureGates;
+  /** The operator's kubelet version for this node (--kubelet-version / PODSCOPE_KUBELET_VERSION). */
+  kubeletVersion?: string;
   backoff?: (maxContainerRestartPeriodMs: number) => BackoffState;
   /** The node's crashLoopBackOff.maxContainerRestartPeriod (default 300 s). */
   maxContainerRestartPeriodMs?: number;
@@ -63,11 +70,52 @@ export class PodDeriver {
   /** When the previous successful relist finished (our time). */
   private lastRelistedAt: number | undefined;
   private lastGCAt = 0;
+  /** The node's kubelet: the version whose rules apply, and its gates. */
+  private features: KubeletFeatures;
 
   constructor(private readonly options: PodDeriverOptions) {
+    this.features = kubeletFeatures(this.resolveVersion(), options.gates);
     const max = options.maxContainerRestartPeriodMs ?? KUBELET_DEFAULTS.maxContainerRestartPeriodMs;
-    this.backoff = options.backoff?.(max) ?? containerBackoff(max);
+    this.backoff = options.backoff?.(max) ?? containerBackoff(max, 1, this.features.gates);
     this.clockOffset = new ClockOffset({ toleranceMs: 2 * options.relistMs + 2_000 });
+  }
+
+  /** The kubelet version whose rules this node's pods are derived with. */
+  get kubelet(): KubeletVersion {
+    return this.features.version;
+  }
+
+  /**
+   * Reads the node's kubelet version again (the API server's Node may have arrived or changed).
+   * When it changed, the rules and the back-off periods follow it (the restarts already recorded
+   * are kept) and the new version is returned; otherwise undefined.
+   */
+  refreshKubelet(): KubeletVersion | undefined {
+    const next = this.resolveVersion();
+    const now = this.features.version;
+    if (next.value === now.value && next.source === now.source && next.reported === now.reported)
+      return undefined;
+    this.features = kubeletFeatures(next, this.options.gates);
+    if (!this.options.backoff) {
+      const max =
+        this.options.maxContainerRestartPeriodMs ?? KUBELET_DEFAULTS.maxContainerRestartPeriodMs;
+      this.backoff = {
+        ...containerBackoff(max, 1, this.features.gates),
+        entries: this.backoff.entries,
+      };
+      this.ownsBackoff = false;
+    }
+    return next;
+  }
+
+  private resolveVersion(): KubeletVersion {
+    const { node, providers = [] } = this.options;
+    let apiServer: string | undefined;
+    for (const p of providers) {
+      apiServer = p.kubeletVersionFor?.(node);
+      if (apiServer) break;
+    }
+    return resolveKubeletVersion({ apiServer, flag: this.options.kubeletVersion });
   }
 
   /**
@@ -145,7 +193,8 @@ export class PodDeriver {
     podCause?: number,
     containerCause?: ReadonlyMap<string, number>,
   ): UnsequencedEvent[] {
-    const { node, providers = [], gates } = this.options;
+    const { node, providers = [] } = this.options;
+    const gates = this.features.gates;
     const hostIPs = resolveHostIPs(node, providers, this.options.nodeIPs, this.options.detectedIPs);
     const next = derivePodView({
       node,
@@ -155,7 +204,7 @@ export class PodDeriver {
       backoff: this.backoff,
       now: t,
       nodeReady,
-      ...(gates ? { gates } : {}),
+      gates,
       timings: this.options.timings,
       ...(hostIPs ? { hostIPs } : {}),
     });

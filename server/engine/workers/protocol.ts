@@ -35,6 +35,8 @@ export interface WorkerNodeSpec {
   detectedIPs: readonly string[];
   /** This node's crashLoopBackOff.maxContainerRestartPeriod (ms). */
   maxContainerRestartPeriodMs?: number;
+  /** The operator's kubelet version for this node (PODSCOPE_KUBELET_VERSION). */
+  kubeletVersion?: string;
 }
 
 export type ToWorker =

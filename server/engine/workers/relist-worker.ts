@@ -99,6 +99,7 @@ function add(spec: Extract<ToWorker, { op: 'add' }>['node']): void {
       flushTimer ??= setTimeout(() => report(false), config.flushMs);
     },
     ...(config.gates ? { gates: config.gates } : {}),
+    ...(spec.kubeletVersion !== undefined ? { kubeletVersion: spec.kubeletVersion } : {}),
     lab: spec.lab,
     ...(spec.initial ? { initial: spec.initial } : {}),
     seq,
