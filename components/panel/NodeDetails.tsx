@@ -6,6 +6,7 @@ import { RelativeTime } from '@/components/visual/RelativeTime';
 import { StateIcon } from '@/components/visual/StateIcon';
 import { Conditions } from './Conditions';
 import { DriftList } from './DriftList';
+import { KubeletVersionFact } from './KubeletVersion';
 import { PANEL_MACHINE_OF } from './machines';
 import { PanelHeader } from './PanelHeader';
 import { NodeResources, RuntimeConditions } from './Resources';
@@ -67,6 +68,7 @@ export function NodeDetails({ entity }: { entity: Extract<EntityRef, { layer: 'n
             </dd>
           </div>
         ) : null}
+        <KubeletVersionFact version={node.kubelet} />
         <div className="ps-fact-wide">
           <dt>{t('runtimeConditions')}</dt>
           <dd>
@@ -102,6 +104,7 @@ export function NodeDetails({ entity }: { entity: Extract<EntityRef, { layer: 'n
           conditions: node.conditions,
           runtime: node.runtime,
           runtimeConditions: node.runtimeConditions,
+          ...(node.kubelet ? { kubelet: node.kubelet } : {}),
           ...(node.usage ? { usage: node.usage } : {}),
         }}
         title={t('statusOf', { name: node.name })}
