@@ -168,4 +168,23 @@ describe('encode and Date.prototype.toJSON', () => {
     expect(toJSON()).toBe(native);
     expect(JSON.stringify(new Date(Date.UTC(2026, 0, 2)))).toBe('"2026-01-02T00:00:00.000Z"');
   });
+
+  it('never touches Date.prototype.toJSON, not even while it encodes', () => {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- compared, never called
+    const native = Date.prototype.toJSON;
+    let seen: unknown;
+    const probe = {
+      toJSON: () => {
+        // eslint-disable-next-line @typescript-eslint/unbound-method -- compared, never called
+        seen = Date.prototype.toJSON;
+        return 1;
+      },
+    };
+    expect(encode({ probe, at: new Date(Date.UTC(2026, 0, 2)) })).toBe(
+      '{"probe":1,"at":"2026-01-02T00:00:00Z"}',
+    );
+    expect(seen).toBe(native);
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- compared, never called
+    expect(Date.prototype.toJSON).toBe(native);
+  });
 });

@@ -41,28 +41,22 @@ function reviver(key: string, value: unknown): unknown {
 }
 
 /**
- * JSON text with Dates written by formatTime (invalid ones as null): JSON.stringify itself, with
- * Date.prototype.toJSON set to formatTime for the duration of the call. JSON.stringify is
- * synchronous, so nothing else can see the change; V8 then walks the value once, natively —
- * building the plain value first (toJsonValue) made a deep copy of every event the store wrote
- * (~10 % of a churning relist), and a replacer function costs a call back for every key (~40 %
- * slower for a cluster state).
+ * JSON text with Dates written by formatTime (invalid ones as null): JSON.stringify with a
+ * replacer. Stringify has already called a Date's own toJSON (toISOString, or null when
+ * invalid) before the replacer sees the value, and formatTime differs from that only by
+ * leaving out a zero fraction, so only a string ending in ".000Z" needs a look at the holder's
+ * raw value. Nothing global is touched: the browser and the server may encode at any time.
  */
 export function encode(value: unknown): string {
-  if (encoding++ === 0) Date.prototype.toJSON = dateToJSON as Date['toJSON'];
-  try {
-    return JSON.stringify(value);
-  } finally {
-    if (--encoding === 0) Date.prototype.toJSON = nativeDateToJSON;
-  }
+  return JSON.stringify(value, timeReplacer);
 }
 
-/** Nested encode() calls (an object's own toJSON may encode): only the outermost restores. */
-let encoding = 0;
-// eslint-disable-next-line @typescript-eslint/unbound-method -- put back as it was, never called here
-const nativeDateToJSON = Date.prototype.toJSON;
-function dateToJSON(this: Date): string | null {
-  return Number.isNaN(this.getTime()) ? null : formatTime(this);
+function timeReplacer(this: unknown, key: string, value: unknown): unknown {
+  if (typeof value === 'string' && value.endsWith('.000Z')) {
+    const raw = (this as Record<string, unknown>)[key];
+    if (raw instanceof Date) return `${value.slice(0, -5)}Z`;
+  }
+  return value;
 }
 
 export function decode<T = unknown>(text: string): T {
