@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+// The run's own temporary directory; a run fails when a test leaves podscope-* entries in it.
+const globalSetup = ['test/tmp-guard.ts'];
 
 export default defineConfig({
   resolve: { alias: { '@': root } },
@@ -12,7 +14,10 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{lib,server,components,trpc,app,scripts,deploy,bench}/**/*.test.{ts,tsx}'],
+          globalSetup,
+          include: [
+            '{lib,server,components,trpc,app,scripts,deploy,bench,test}/**/*.test.{ts,tsx}',
+          ],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
           environment: 'node',
           // Property and 10k-entity tests do seconds of CPU work; on a shared 2-core machine under
@@ -25,6 +30,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
+          globalSetup,
           include: ['{lib,server,test,deploy,bench}/**/*.int.test.ts'],
           environment: 'node',
           testTimeout: 60_000,

@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, maxContainerRestartPeriodFor, parseNodeSpec } from './config';
+import { tempDirForSuite } from '@/test/tmp';
 
-const dir = mkdtempSync(join(tmpdir(), 'podscope-config-'));
+const dir = tempDirForSuite('podscope-config-');
 const file = (name: string, content: string) => {
   const path = join(dir, name);
   writeFileSync(path, content);

@@ -4,7 +4,7 @@
  * computeSnapshotDrift, then resolved by the kubelet's next status post and Lease renewal.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { driftEvents } from '@/lib/drift/patches';
 import type { ClusterDrift, Drift } from '@/lib/drift/types';
 import { formatExplanation } from '@/lib/i18n/format';
@@ -282,7 +282,8 @@ describe('drift between the API server and the runtime', () => {
     const down = new FakeApiServer();
     await down.start();
     const path = down.writeKubeconfig();
-    await down.stop();
+    await down.down(); // unreachable; stop() would also remove the kubeconfig
+    onTestFinished(() => down.stop());
     await expect(
       computeSnapshotDrift(path, runtimeView(), { now: FIXTURE_NOW, timeoutMs: 5_000 }),
     ).rejects.toThrow(

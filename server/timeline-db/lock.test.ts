@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { lockTimeline } from './lock';
+import { tempDirForSuite } from '@/test/tmp';
 
-const db = () => join(mkdtempSync(join(tmpdir(), 'lock-')), 'timeline.db');
+const dir = tempDirForSuite('podscope-lock-');
+let n = 0;
+/** A timeline file of its own in the suite's folder. */
+const db = () => join(dir, `${++n}.db`);
 
 describe('lockTimeline', () => {
   it('refuses a second writer while the first lives, and frees on release', () => {

@@ -9,9 +9,9 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeTar, type TarEntry } from './tar';
+import { sharedTmpdir } from '../shared-tmp';
 
 export const BUSYBOX_IMAGE = 'podscope.local/busybox:1';
 export const BUSYBOX_PATH = '/bin/busybox';
@@ -20,7 +20,7 @@ export const BUSYBOX_CMD = ['/bin/sleep', '2147483647'] as const;
 /** Bumped whenever the bytes this file produces change, so stale cached tars are not reused. */
 const FORMAT_VERSION = 1;
 
-export const DEFAULT_CACHE_DIR = join(tmpdir(), 'podscope-containerd-cache');
+export const DEFAULT_CACHE_DIR = join(sharedTmpdir(), 'podscope-containerd-cache');
 
 export interface BusyboxImage {
   /** The OCI image-layout tar, ready for `ctr images import`. */

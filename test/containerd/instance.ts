@@ -5,7 +5,6 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -28,11 +27,12 @@ import { buildBusyboxImage, type BusyboxImage } from './image';
 import { ensureContainerdInstalled, type ContainerdBinaries } from './install';
 import { launchContainerd, terminate } from './launch';
 import { readStat } from './procfs';
+import { sharedTmpdir } from '../shared-tmp';
 
 const execFileP = promisify(execFile);
 
 /** Where instance folders live unless `tmpDir` says otherwise. */
-export const DEFAULT_BASE_DIR = join(tmpdir(), 'podscope-containerd');
+export const DEFAULT_BASE_DIR = join(sharedTmpdir(), 'podscope-containerd');
 
 export interface StartOptions {
   /** Folder in which the instance's own unique folder is made (and stale ones are swept). */

@@ -25,7 +25,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { createServer as createHttps } from 'node:https';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,6 +121,8 @@ export class FakeApiServer {
   private readonly held = new Set<Resource>();
   private port = 0;
   private readonly unsubscribe: () => void;
+  /** Folders of the kubeconfigs written (writeKubeconfig), removed by stop(). */
+  private readonly kubeconfigDirs: string[] = [];
   private readonly users = new Map<string, FakeUser>();
   private readonly grants: { subject: string; grant: FakeGrant }[] = [];
   /** Answer TokenReview and SubjectAccessReview with 500 (an API server in trouble). */
@@ -155,6 +157,7 @@ export class FakeApiServer {
   async stop(): Promise<void> {
     this.unsubscribe();
     await this.down();
+    for (const dir of this.kubeconfigDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   }
 
   /** The API server becomes unreachable: listener closed, every connection cut. */
@@ -293,9 +296,11 @@ export class FakeApiServer {
     };
   }
 
-  /** Writes the kubeconfig (JSON is YAML) to a new temp file and returns its path. */
+  /** Writes the kubeconfig (JSON is YAML) to a new temp file and returns its path (until stop()). */
   writeKubeconfig(): string {
-    const path = join(mkdtempSync(join(tmpdir(), 'podscope-kubeconfig-')), 'config');
+    const dir = mkdtempSync(join(tmpdir(), 'podscope-kubeconfig-'));
+    this.kubeconfigDirs.push(dir);
+    const path = join(dir, 'config');
     writeFileSync(path, JSON.stringify(this.kubeconfig(), null, 2));
     return path;
   }

@@ -5,10 +5,10 @@
  * folder, so a reused PID is never hit — and the folder removed.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sharedTmpdir } from '../../shared-tmp';
 
-export const BASE_DIR = join(tmpdir(), 'podscope-cluster-test');
+export const BASE_DIR = join(sharedTmpdir(), 'podscope-cluster-test');
 
 interface Owner {
   ownerPid: number;
