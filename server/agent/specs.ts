@@ -16,7 +16,12 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { BusConnection } from '@/server/cluster/bus/connection';
 import { compareEpochs } from '@/server/cluster/envelope';
 import type { Refusals } from '@/server/cluster/refusals';
-import { openSpecsBucket, parseSpecRecord, type PodSpecRecord } from '@/server/cluster/specs';
+import {
+  openSpecsBucket,
+  parseSpecRecord,
+  type NodeSpecRecord,
+  type PodSpecRecord,
+} from '@/server/cluster/specs';
 import type { HintProvider, PodHints } from '@/server/engine/hints';
 import { podHints } from '@/server/kube/hints';
 
@@ -43,7 +48,8 @@ export class AgentSpecs implements HintProvider {
   readonly stats: AgentSpecStats = { pods: 0, applied: 0, deleted: 0, stale: 0 };
   private readonly byUid = new Map<string, Held>();
   private readonly uidOfKey = new Map<string, string>();
-  private hostIPs: { epoch: string; ips: string[]; raw: string } | undefined;
+  private hostIPs:
+    { epoch: string; ips: string[]; kubeletVersion?: string; raw: string } | undefined;
   private readonly listeners = new Set<(uids: string[]) => void>();
   /** True once the first watch has delivered what the bucket held. */
   private primed = false;
@@ -69,6 +75,10 @@ export class AgentSpecs implements HintProvider {
 
   hostIPsFor(node: string): string[] | undefined {
     return node === this.node ? this.hostIPs?.ips : undefined;
+  }
+
+  kubeletVersionFor(node: string): string | undefined {
+    return node === this.node ? this.hostIPs?.kubeletVersion : undefined;
   }
 
   onChange(listener: (uids: string[]) => void): () => void {
@@ -173,9 +183,11 @@ export class AgentSpecs implements HintProvider {
     }
     this.stats.applied++;
     if (k.kind === 'node') {
+      const record = parsed.value as NodeSpecRecord;
       this.hostIPs = {
-        epoch: parsed.value.epoch,
-        ips: (parsed.value as { hostIPs: string[] }).hostIPs,
+        epoch: record.epoch,
+        ips: record.hostIPs,
+        ...(record.kubeletVersion ? { kubeletVersion: record.kubeletVersion } : {}),
         raw,
       };
       // Host IPs are in every pod's status.

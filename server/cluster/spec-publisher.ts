@@ -30,6 +30,8 @@ export interface SpecSource {
   /** The pod whose sandboxes carry this uid. */
   specFor(uid: string): V1Pod | undefined;
   hostIPsFor(node: string): string[] | undefined;
+  /** The Node's status.nodeInfo.kubeletVersion, when it reports one. */
+  kubeletVersionFor?(node: string): string | undefined;
   apiObjects(): { readonly pods: readonly V1Pod[]; readonly nodes: readonly V1Node[] };
   /** Runtime uids whose pod changed (added, modified, deleted). */
   onChange(listener: (uids: string[]) => void): () => void;
@@ -210,7 +212,8 @@ export class SpecPublisher {
   private async writeNode(node: string): Promise<void> {
     const key = this.options.bus.names.nodeSpecKey(node);
     const hostIPs = this.options.source.hostIPsFor(node);
-    if (!hostIPs) {
+    const kubeletVersion = this.options.source.kubeletVersionFor?.(node)?.slice(0, 64);
+    if (!hostIPs && !kubeletVersion) {
       if (this.bodies.has(key)) {
         await (this.kv as KV).delete(key);
         this.bodies.delete(key);
@@ -218,7 +221,11 @@ export class SpecPublisher {
       }
       return;
     }
-    const record: NodeSpecRecord = { ...this.head(node), hostIPs: hostIPs.slice(0, 16) };
+    const record: NodeSpecRecord = {
+      ...this.head(node),
+      hostIPs: (hostIPs ?? []).slice(0, 16),
+      ...(kubeletVersion ? { kubeletVersion } : {}),
+    };
     await this.put(key, record, bodyOf(record));
   }
 

@@ -9,7 +9,7 @@
  * whose status depends on its spec is derived by the agent exactly as the embedded engine
  * derives it with KubeView — and not as the CRI alone would have it.
  */
-import { KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { KubeConfig, type V1NodeSystemInfo, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PodView } from '@/lib/timeline/state';
 import { agentFixture, IMAGE, quiet } from '@/server/agent/testing/fixture';
@@ -53,7 +53,10 @@ beforeAll(async () => {
     apiVersion: 'v1',
     kind: 'Node',
     metadata: { name: NODE },
-    status: { addresses: [{ type: 'InternalIP', address: '10.9.8.7' }] },
+    status: {
+      addresses: [{ type: 'InternalIP', address: '10.9.8.7' }],
+      nodeInfo: { kubeletVersion: 'v1.29.6' } as V1NodeSystemInfo,
+    },
   });
 }, 120_000);
 
@@ -215,6 +218,14 @@ describe('API pod specs for the agents (cluster mode)', () => {
       return embedded.withApi.view()?.pods['uid-failer']?.status.phase === 'Failed';
     });
     await new Promise((r) => setTimeout(r, 600)); // a few relists: settled
+    // The Node's kubelet version reaches the agent through the bucket, as KubeView gives it to
+    // the embedded engine: both derive with 1.29's rules and say where the version came from.
+    const kubelet = { value: '1.29', source: 'api-server', reported: 'v1.29.6' };
+    await until(
+      'the agent applies the Node’s kubelet version',
+      () => JSON.stringify(agent.view()?.kubelet) === JSON.stringify(kubelet),
+    );
+    expect(embedded.withApi.view()?.kubelet).toEqual(kubelet);
     const clusterShown = shown(podOf(agent, 'uid-failer'));
     expect(clusterShown).toEqual(shown(embedded.withApi.view()?.pods['uid-failer']));
     expect(clusterShown).toMatchObject({

@@ -143,6 +143,14 @@ describe('specs bucket records', () => {
     expect(parseSpecRecord(enc({ ...head, hostIPs: ['10.0.0.1'] }), 'c1', node).ok).toBe(true);
     const badIps = parseSpecRecord(enc({ ...head, hostIPs: [1] }), 'c1', node);
     expect(badIps.ok ? '' : badIps.reason).toBe('bad-envelope');
+    const withVersion = { ...head, hostIPs: [], kubeletVersion: 'v1.29.3' };
+    expect(parseSpecRecord(enc(withVersion), 'c1', node).ok).toBe(true);
+    const badVersion = parseSpecRecord(
+      enc({ ...head, hostIPs: [], kubeletVersion: 129 }),
+      'c1',
+      node,
+    );
+    expect(badVersion.ok ? '' : badVersion.detail).toMatch(/kubeletVersion/);
   });
 });
 
@@ -210,12 +218,15 @@ describe('the agent’s spec provider', () => {
           epoch: newApiEpoch(),
           t: 1,
           hostIPs: ['10.0.0.9'],
+          kubeletVersion: 'v1.30.2',
         }),
       ),
       { names },
     );
     expect(specs.hostIPsFor(NODE)).toEqual(['10.0.0.9']);
     expect(specs.hostIPsFor('node-2')).toBeUndefined();
+    expect(specs.kubeletVersionFor(NODE)).toBe('v1.30.2');
+    expect(specs.kubeletVersionFor('node-2')).toBeUndefined();
     put(record({ node: 'node-2' }), names.podSpecKey('node-2', 'u-1'));
     put({ ...record(), cluster: 'other' });
     expect(refusals.total('subject-mismatch')).toBe(1);

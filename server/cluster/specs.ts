@@ -8,7 +8,8 @@
  * a spec inferred from the CRI, and a cluster console says what an embedded one says.
  *
  *   <node>.pod.<runtime uid>   PodSpecRecord: the pod, compacted (`compactPod`)
- *   <node>.node                NodeSpecRecord: the Node's host IPs (GetNodeHostIPs)
+ *   <node>.node                NodeSpecRecord: the Node's host IPs (GetNodeHostIPs) and its
+ *                              kubelet's version (status.nodeInfo.kubeletVersion)
  *
  * A pod deleted from the API server has its key deleted. Records carry the envelope's version,
  * the cluster and node (checked against the key) and the publishing term's API epoch, so an
@@ -44,6 +45,8 @@ export interface PodSpecRecord extends SpecHead {
 
 export interface NodeSpecRecord extends SpecHead {
   hostIPs: string[];
+  /** status.nodeInfo.kubeletVersion, when the Node reports it (the rules of that minor apply). */
+  kubeletVersion?: string;
 }
 
 // What the kubelet's rules never read (lib/kubelet, server/engine/pods/pod-view.ts), left out so a
@@ -221,8 +224,11 @@ export function parseSpecRecord(
       !ips.every((ip) => typeof ip === 'string' && ip.length <= 64)
     )
       return fail('bad-envelope', 'hostIPs is not a list of at most 16 addresses');
+    const version = raw.kubeletVersion;
+    if (version !== undefined && (typeof version !== 'string' || version.length > 64))
+      return fail('bad-envelope', 'kubeletVersion is not a version string');
     const extra = Object.keys(raw).filter(
-      (k) => !['v', 'cluster', 'node', 'epoch', 't', 'hostIPs'].includes(k),
+      (k) => !['v', 'cluster', 'node', 'epoch', 't', 'hostIPs', 'kubeletVersion'].includes(k),
     );
     if (extra.length > 0) return fail('bad-envelope', `unknown field "${extra[0]?.slice(0, 40)}"`);
     return { ok: true, value: raw as unknown as NodeSpecRecord };
