@@ -196,6 +196,37 @@ export interface OverviewDelta {
   changes?: ChangeGroup[];
 }
 
+/**
+ * `overview.watch`'s input. One subscription per tab carries, in order: an OverviewMessage, then
+ * OverviewDeltas (at most one per OVERVIEW_TICK_MS) interleaved with the detail of `nodes` —
+ * exactly `cluster.watch`'s messages (`snapshot` | `events` | wire frames, as `wire` asks),
+ * restricted to those nodes: a `snapshot` holds exactly the requested nodes (the reader replaces
+ * the detail it holds with it) and events are about them alone.
+ *
+ * Ids (`tracked`) are the seq of the last event of the detail accounted for, as in cluster.watch:
+ * resuming with `lastEventId` (on any replica) re-sends the OverviewMessage and backfills the
+ * detail of `nodes` after that id; a reader too far behind gets a fresh detail `snapshot` of
+ * `nodes` instead of the backlog. A reader that changes its node set (pan, zoom, selection)
+ * starts a new subscription with the new set and no `lastEventId` (or, to keep the detail of the
+ * nodes it held, `lastEventId` and `held`: see there).
+ */
+export interface OverviewWatchInput {
+  /** The nodes whose detail to send (viewport and selection), at most MAX_DETAIL_NODES. */
+  nodes?: string[];
+  /** A GROUP_LABELS key or GROUP_BY_READY: what Aggregates.groups counts by (none when absent). */
+  group?: string;
+  lastEventId?: string | null;
+  wire?: 1 | 2;
+  /**
+   * With `lastEventId`: the nodes of `nodes` whose detail the reader holds as of that id (their
+   * events are backfilled); the others arrive in a detail `snapshot`. Absent: all of `nodes`.
+   */
+  held?: string[];
+}
+
+/** Aggregates.groups by the node's Ready state (the other group keys are GROUP_LABELS). */
+export const GROUP_BY_READY = 'ready';
+
 export const OVERVIEW_TICK_MS = 500;
 export const CHANGE_WINDOW_MS = 60_000;
 export const MEMBERS_SHOWN = 20;
