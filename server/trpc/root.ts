@@ -2,6 +2,7 @@ import { createCallerFactory, router } from './init';
 import { clusterRouter } from './routers/cluster';
 import { learnRouter } from './routers/learn';
 import { nodesRouter } from './routers/nodes';
+import { overviewRouter } from './routers/overview';
 import { timelineRouter } from './routers/timeline';
 import { timelinesRouter } from './routers/timelines';
 
@@ -11,6 +12,7 @@ export const appRouter = router({
   nodes: nodesRouter,
   timelines: timelinesRouter,
   learn: learnRouter,
+  overview: overviewRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { TimelineEvent } from '@/lib/timeline/events';
 import type { ClusterState } from '@/lib/timeline/state';
 import { WireEncoder, type WireFrame } from '@/lib/timeline/wire';
+import { MAX_DETAIL_NODES } from '@/lib/overview/wire';
 import type { EngineApi } from '@/server/engine/api';
 import type { Viewer } from '@/server/security/viewer';
 import { VisibleView } from '@/server/security/visible';
@@ -53,10 +54,19 @@ const wait = (ms: number, signal: AbortSignal | undefined) =>
     signal?.addEventListener('abort', done, { once: true });
   });
 
-const lastEventId = z
+export const lastEventId = z
   .string()
   .regex(/^\d{1,15}$/, 'lastEventId must be a sequence number')
   .nullish();
+
+/** A list of node names (a view's detail): at most MAX_DETAIL_NODES. */
+export const nodeList = z.array(z.string().min(1).max(253)).max(MAX_DETAIL_NODES);
+
+/**
+ * With `nodes`, a resume reads the backlog of those nodes at most this many pages deep; a reader
+ * further behind gets a fresh snapshot of them instead (never the whole cluster's backlog).
+ */
+export const DETAIL_BACKFILL_PAGES = 5;
 
 export const clusterRouter = router({
   snapshot: readProcedure.query(async ({ ctx }) =>
@@ -84,24 +94,55 @@ export const clusterRouter = router({
    * backfill from the store, then skip anything at or below the last sent seq. A state change
    * with no event (cluster mode: node contact judged by heartbeat age) sends a fresh snapshot.
    * Namespaces the viewer may not read are cut from every snapshot and batch; ids stay the seq of
-   * the last event recorded, shown or not, so a resume skips nothing shown.
+   * the last event recorded, shown or not, so a resume skips nothing shown. With `nodes`, the
+   * snapshots hold those nodes only and the events are about them only (the overview's detail).
    */
   watch: readProcedure
     .input(
-      z.object({ lastEventId, wire: z.union([z.literal(1), z.literal(2)]).optional() }).optional(),
+      z
+        .object({
+          lastEventId,
+          wire: z.union([z.literal(1), z.literal(2)]).optional(),
+          nodes: nodeList.optional(),
+        })
+        .optional(),
     )
     .subscription(({ ctx, input, signal }) =>
       awaitedAhead(watchStream(ctx.engine, ctx.viewer, input, signal)),
     ),
 });
 
-/** cluster.watch's stream (see there). */
-async function* watchStream(
+export interface WatchInput {
+  lastEventId?: string | null | undefined;
+  wire?: 1 | 2 | undefined;
+  /** Only these nodes' detail (snapshots and events); all nodes when absent. */
+  nodes?: readonly string[] | undefined;
+  /** With `nodes` and lastEventId: the nodes the reader holds; any other → a fresh snapshot. */
+  held?: readonly string[] | undefined;
+}
+
+/** The state with only `only`'s nodes. */
+function restrict(state: ClusterState, only: ReadonlySet<string> | undefined): ClusterState {
+  if (!only) return state;
+  const nodes: ClusterState['nodes'] = {};
+  for (const name of only) {
+    const n = Object.hasOwn(state.nodes, name) ? state.nodes[name] : undefined;
+    if (n) nodes[name] = n;
+  }
+  return { ...state, nodes };
+}
+
+/** cluster.watch's stream (see there); overview.watch reads it with `nodes`. */
+export async function* watchStream(
   source: EngineApi,
   viewer: Viewer,
-  input: { lastEventId?: string | null | undefined; wire?: 1 | 2 | undefined } | undefined,
+  input: WatchInput | undefined,
   signal: AbortSignal | undefined,
 ) {
+  const only = input?.nodes ? new Set(input.nodes) : undefined;
+  const held = input?.held ? new Set(input.held) : undefined;
+  const about = (events: TimelineEvent[]) =>
+    only ? events.filter((e) => only.has(e.node)) : events;
   const view = await VisibleView.for(viewer);
   const seek = (t: number) => source.stateAt(t);
   const live = source.subscribe(signal);
@@ -115,9 +156,11 @@ async function* watchStream(
   try {
     let sent: number;
     const resumeFrom = input?.lastEventId != null ? Number(input.lastEventId) : undefined;
-    if (resumeFrom === undefined || !(await resumable(source, resumeFrom, signal))) {
-      // First connection, or the gap reaches past retention (or a foreign id): start from a snapshot.
-      const state = await view.state(source.snapshot());
+    const holdsAll = !only || !held || [...only].every((n) => held.has(n));
+    if (resumeFrom === undefined || !holdsAll || !(await resumable(source, resumeFrom, signal))) {
+      // First connection, or the gap reaches past retention (or a foreign id), or nodes the
+      // reader does not hold: start from a snapshot.
+      const state = await view.state(restrict(source.snapshot(), only));
       sent = state.seq;
       yield snapshot(state);
     } else {
@@ -126,11 +169,20 @@ async function* watchStream(
       if (!view.unfiltered) await view.learn(source.snapshot());
     }
     // Backfill what was recorded after `sent` (covers reconnects and the snapshot/subscribe race).
-    for (;;) {
+    for (let pages = 0; ; pages++) {
+      if (only && pages >= DETAIL_BACKFILL_PAGES) {
+        // Far behind: the nodes as they are now, not their backlog.
+        const state = await view.state(restrict(source.snapshot(), only));
+        if (state.seq > sent) {
+          sent = state.seq;
+          yield snapshot(state);
+        }
+        break;
+      }
       const page = await source.eventsAfter(sent, BACKFILL_PAGE);
       if (page.length === 0) break;
       sent = page[page.length - 1]?.seq ?? sent;
-      const shown = await view.events(page, seek);
+      const shown = await view.events(about(page), seek);
       if (shown.length > 0) yield tracked(String(sent), message(shown));
     }
     const batches = live[Symbol.asyncIterator]();
@@ -153,7 +205,7 @@ async function* watchStream(
         }
         // Everything queued is in the state now: a fresh snapshot replaces it.
         live.drain();
-        const state = await view.state(source.snapshot());
+        const state = await view.state(restrict(source.snapshot(), only));
         resnapshotAt = Date.now() + resnapshotAfterMs(Object.keys(state.nodes).length);
         if (state.seq >= sent) {
           sent = state.seq;
@@ -171,7 +223,7 @@ async function* watchStream(
       next = batches.next();
       if (fresh.length === 0) continue;
       sent = fresh[fresh.length - 1]?.seq ?? sent;
-      const shown = await view.events(fresh, seek);
+      const shown = await view.events(about(fresh), seek);
       if (shown.length > 0) yield tracked(String(sent), message(shown));
     }
     if (live.overflowed) {
