@@ -24,6 +24,10 @@ test('node and pod panels show the runtime conditions and CPU / memory from List
   await expect(
     panel.locator('[data-runtime-condition="NetworkReady"][data-status="true"]'),
   ).toBeVisible();
+  // No API server and no --kubelet-version: the newest minor's rules, said to be the default.
+  await expect(
+    panel.locator('[data-kubelet-version="1.36"][data-kubelet-version-source="default"]'),
+  ).toContainText('Kubelet version not known');
   // Memory after the first sample (10 s), CPU once a second one gave a delta.
   const rows = panel.locator('[data-usage="node"] [data-usage-pod]');
   await expect(rows.first()).toBeVisible({ timeout: 60_000 });
