@@ -178,3 +178,4 @@ export {
   type KubeletVersionSettings,
   type KubeletVersionSource,
 } from './version';
+export { InitContainerRestartPolicyForbidden, kubeletAdmissionRejection } from './admission';
