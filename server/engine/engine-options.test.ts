@@ -1,10 +1,14 @@
-/** relistWorkerCount: how many relist workers the engine runs as nodes are added. */
+/**
+ * relistWorkerCount: how many relist workers the engine runs as nodes are added; kubeletVersionOf:
+ * the operator's kubelet version a node is added with (in this thread or a worker).
+ */
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import {
   AUTO_NODES_PER_RELIST_WORKER,
   AUTO_RELIST_WORKERS_FROM_NODES,
   MAX_AUTO_RELIST_WORKERS,
+  kubeletVersionOf,
   relistWorkerCount,
   type EngineOptions,
 } from './engine-options';
@@ -42,5 +46,16 @@ describe('relistWorkerCount', () => {
     const o = options({ count: 'auto', fromNodes: 1, nodesPerWorker: 1 });
     expect(relistWorkerCount(o, 0)).toBe(Math.max(floor, 1));
     expect(relistWorkerCount(o, 4)).toBe(Math.max(floor, 5));
+  });
+});
+
+describe('kubeletVersionOf', () => {
+  const withVersions = {
+    kubeletVersions: { all: '1.31', byNode: { a: 'v1.28.9' } },
+  } as EngineOptions;
+  it('the node’s own, else every node’s, else none', () => {
+    expect(kubeletVersionOf(withVersions, 'a')).toBe('v1.28.9');
+    expect(kubeletVersionOf(withVersions, 'b')).toBe('1.31');
+    expect(kubeletVersionOf({} as EngineOptions, 'a')).toBeUndefined();
   });
 });
