@@ -129,7 +129,9 @@ export function ClusterProvider({
   const initialAt = initialView.at;
   // A link to a moment of a live console: until the history reaching back to it has arrived the
   // buffer holds only the present, so the view (and the address bar) would say the present.
-  const [reachingLink, setReachingLink] = useState(source.live && initialAt !== undefined);
+  const [reachingLink, setReachingLink] = useState(
+    source.live && source.history !== false && initialAt !== undefined,
+  );
   const [selection, setSelection] = useState(initialView.sel);
   const [filter, setFilter] = useState(initialView.filter);
   const loading = useRef(false);
@@ -179,7 +181,7 @@ export function ClusterProvider({
         bump();
         // History for the timeline; reaching back to a linked moment if it is older.
         const linked = initialAt !== undefined ? initialAt - 60_000 : Infinity;
-        if (source.live)
+        if (source.live && source.history !== false)
           void loadHistory(buf, Math.min(state.t - HISTORY_MS, linked)).finally(() =>
             setReachingLink(false),
           );
@@ -245,7 +247,8 @@ export function ClusterProvider({
       },
       seek: (to) => {
         // Before the buffered history: fetch from a little before that moment.
-        if (buffer && source.live && to < buffer.from) void loadHistory(buffer, to - 60_000);
+        if (buffer && source.live && source.history !== false && to < buffer.from)
+          void loadHistory(buffer, to - 60_000);
         setCursor((c) => seekCursor(c, to, clock(), edge));
       },
       play: () => setCursor((c) => playCursor(c, speed, clock(), edge)),
@@ -269,7 +272,7 @@ export function ClusterProvider({
       },
       setFilter: (f) => setFilter(f),
     };
-  }, [edge, speed, visibleEvents, t, source.live, now, buffer, loadHistory]);
+  }, [edge, speed, visibleEvents, t, source.live, source.history, now, buffer, loadHistory]);
 
   // The view in the URL, so a copied link reopens it (not before there is anything to show).
   const view = useMemo<ViewState>(() => {

@@ -23,6 +23,8 @@ export interface ClusterSource {
   stateAt(t: number): Promise<ClusterState>;
   /** False for imported/recorded timelines (no "Live" button; read-only). */
   readonly live: boolean;
+  /** False when history is not loaded from the source on connect (the overview's detail). */
+  readonly history?: boolean;
   /** The source's own clock, when it is not the wall clock (the demo plays a recording's times). */
   now?: () => number;
 }

@@ -19,6 +19,10 @@ export interface ViewState {
   speed: number;
   filter: LogFilter;
   source: SourceKind;
+  /** A search (`?q=`), applied by the overview; written by the overview's own hook. */
+  q?: string;
+  /** The scale view's node count (`?nodes=`, 1–10,000; default SCALE.nodes). */
+  scaleNodes?: number;
   /** The demo world's start (epoch ms), so a demo link reproduces the same timeline. */
   demoStart?: number;
 }
@@ -74,6 +78,16 @@ export function parseView(params: URLSearchParams): ViewState {
   if (sel) view.sel = sel;
   const at = parseTime(params.get('at'));
   if (at !== undefined) view.at = at;
+  const q = limited(params.get('q'), 1000)?.trim();
+  if (q) view.q = q;
+  const scaleNodes = Number(params.get('nodes'));
+  if (
+    view.source === 'scale' &&
+    Number.isInteger(scaleNodes) &&
+    scaleNodes >= 1 &&
+    scaleNodes <= 10_000
+  )
+    view.scaleNodes = scaleNodes;
   const demoStart = parseTime(params.get('demo'));
   if (isScripted(view.source) && demoStart !== undefined) view.demoStart = demoStart;
   return view;

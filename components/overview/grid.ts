@@ -202,7 +202,11 @@ export function fitOverview(
   vp: { width: number; height: number },
 ): { x: number; y: number; k: number } {
   const k = l.fitK;
-  return { k, x: (vp.width - l.width * k) / 2, y: Math.max(0, (vp.height - l.height * k) / 2) };
+  return {
+    k,
+    x: Math.max(4, (vp.width - l.width * k) / 2),
+    y: Math.max(4, (vp.height - l.height * k) / 2),
+  };
 }
 
 /** The world rectangle a transform shows in a viewport. */

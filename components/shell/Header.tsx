@@ -6,11 +6,13 @@ import { Link } from '@/i18n/navigation';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { Logo } from './Logo';
 
-export function Header() {
+/** `counts`: what the header shows instead of the state's own (the overview counts every node). */
+export function Header({ counts }: { counts?: { nodes: number; pods: number } } = {}) {
   const t = useTranslations('ui');
   const { status, statusDetail, sourceKind, live, state } = useCluster();
-  const nodes = Object.keys(state.nodes).length;
-  const pods = Object.values(state.nodes).reduce((n, x) => n + Object.keys(x.pods).length, 0);
+  const nodes = counts?.nodes ?? Object.keys(state.nodes).length;
+  const pods =
+    counts?.pods ?? Object.values(state.nodes).reduce((n, x) => n + Object.keys(x.pods).length, 0);
   const statusText = live ? t(`status.${status}`) : t('status.recorded');
   return (
     <header className="ps-header">
