@@ -9,7 +9,6 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { ViewState } from '@/components/data/url-state';
 import { SMALL_CLUSTER_NODES } from '@/lib/overview/wire';
 import type { PodscopeClient } from '@/trpc/client';
-import type { OverviewClient } from './live-feed';
 import { createLiveFeed } from './live-feed';
 import { OverviewRoot } from './OverviewRoot';
 
@@ -18,7 +17,6 @@ const PROBE_MS = 4_000;
 
 /** Resolves with the cluster's node count, or undefined when the server has no overview. */
 function probe(client: PodscopeClient): { done: Promise<number | undefined>; stop(): void } {
-  const c = client as unknown as Partial<OverviewClient>;
   let sub: { unsubscribe(): void } | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const done = new Promise<number | undefined>((resolve) => {
@@ -27,10 +25,9 @@ function probe(client: PodscopeClient): { done: Promise<number | undefined>; sto
       sub?.unsubscribe();
       resolve(n);
     };
-    if (!c.overview?.watch) return finish(undefined);
     timer = setTimeout(() => finish(undefined), PROBE_MS);
     try {
-      sub = c.overview.watch.subscribe(
+      sub = client.overview.watch.subscribe(
         { nodes: [] },
         {
           onData: ({ data }) => {

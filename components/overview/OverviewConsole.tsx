@@ -8,7 +8,7 @@
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useCluster } from '@/components/data/ClusterProvider';
-import { podTone, resolveEntity } from '@/components/data/entity';
+import { containerTone, podContainers, podTone, resolveEntity } from '@/components/data/entity';
 import { Diagram } from '@/components/diagram/Diagram';
 import { useElementSize } from '@/components/diagram/use-element-size';
 import { EntityPanel } from '@/components/panel/EntityPanel';
@@ -193,7 +193,11 @@ export function OverviewConsole({ initialQuery }: { initialQuery: string }) {
         n.name,
         Object.values(n.pods)
           .sort((a, b) => a.name.localeCompare(b.name))
-          .map(podTone),
+          .map((p) =>
+            podContainers(p).some((c) => containerTone(c.status) === 'failed')
+              ? 'failed'
+              : podTone(p),
+          ),
       );
     return m;
   }, [state]);

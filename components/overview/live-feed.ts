@@ -6,74 +6,16 @@
  * a snapshot of the new set and no backlog of the old.
  */
 import type { SourceStatus } from '@/components/data/source';
-import type { OverviewDelta, OverviewMessage, SearchResult } from '@/lib/overview/wire';
 import type { TimelineEvent } from '@/lib/timeline/events';
-import type { ClusterState } from '@/lib/timeline/state';
-import {
-  batchEvents,
-  WIRE_VERSION,
-  WireDecoder,
-  WireError,
-  type WireFrame,
-} from '@/lib/timeline/wire';
-import type { PodscopeClient } from '@/trpc/client';
+import { batchEvents, WIRE_VERSION, WireDecoder, WireError } from '@/lib/timeline/wire';
+import type { PodscopeClient, RouterInputs } from '@/trpc/client';
 import { DEBOUNCE_MS, debounce, sameNodes, type OverviewFeed, type OverviewHandlers } from './feed';
-
-/** What overview.watch streams (server/trpc/routers/overview.ts, OverviewWatchMessage). */
-export type OverviewWatchMessage =
-  | OverviewMessage
-  | OverviewDelta
-  | { type: 'snapshot'; state: ClusterState }
-  | { type: 'events'; events: TimelineEvent[] }
-  | WireFrame;
-
-export interface OverviewWatchInput {
-  nodes?: string[];
-  group?: string;
-  lastEventId?: string | null;
-  wire?: 1 | 2;
-  held?: string[];
-}
 
 interface Subscription {
   unsubscribe(): void;
 }
 
-/** The part of the tRPC client the feed uses (the overview router's procedures). */
-export interface OverviewClient {
-  overview: {
-    watch: {
-      subscribe(
-        input: OverviewWatchInput,
-        opts: {
-          onStarted?: () => void;
-          onData: (d: { id: string; data: OverviewWatchMessage }) => void;
-          onError?: (err: { message: string }) => void;
-          onConnectionStateChange?: (s: {
-            state: string;
-            error?: { message: string } | null;
-          }) => void;
-        },
-      ): Subscription;
-    };
-    search: { query(input: { q: string; cursor?: string }): Promise<SearchResult> };
-  };
-}
-
-/** Whether the server this client talks to has the overview (it answers a search). */
-export async function hasOverview(client: PodscopeClient): Promise<{ nodes: number } | undefined> {
-  const c = client as unknown as OverviewClient;
-  try {
-    const r = await c.overview.search.query({ q: 'ready:true' });
-    const s = await c.overview.search.query({ q: 'ready:false' });
-    return { nodes: r.total + s.total };
-  } catch {
-    return undefined;
-  }
-}
-
 export function createLiveFeed(client: PodscopeClient): OverviewFeed {
-  const c = client as unknown as OverviewClient;
   let handlers: OverviewHandlers | undefined;
   let sub: Subscription | undefined;
   let lastId: string | undefined;
@@ -81,6 +23,8 @@ export function createLiveFeed(client: PodscopeClient): OverviewFeed {
   let group: string | undefined;
   /** The nodes whose detail the page holds (the last detail snapshot's). */
   let held: string[] = [];
+  // Kept across re-subscriptions: a resume that holds every node sends no new snapshot.
+  let decoder = new WireDecoder();
   let status: SourceStatus | undefined;
   const set = (s: SourceStatus, detail?: string) => {
     if (s === status && detail === undefined) return;
@@ -92,14 +36,19 @@ export function createLiveFeed(client: PodscopeClient): OverviewFeed {
     sub?.unsubscribe();
     const h = handlers;
     if (!h) return;
-    const decoder = new WireDecoder();
-    const input: OverviewWatchInput = { nodes, wire: WIRE_VERSION };
+    if (lastId === undefined) decoder = new WireDecoder();
+    if (nodes.length === 0 && held.length > 0) {
+      // No node's detail is wanted any more: drop what is held rather than show it going stale.
+      held = [];
+      h.onDetail({ seq: 0, t: Date.now(), nodes: {} });
+    }
+    const input: RouterInputs['overview']['watch'] & object = { nodes, wire: WIRE_VERSION };
     if (group) input.group = group;
     if (lastId !== undefined) {
       input.lastEventId = lastId;
       input.held = held.filter((n) => nodes.includes(n));
     }
-    sub = c.overview.watch.subscribe(input, {
+    sub = client.overview.watch.subscribe(input, {
       onStarted: () => set('live'),
       onData: ({ id, data }) => {
         set('live');
@@ -159,6 +108,7 @@ export function createLiveFeed(client: PodscopeClient): OverviewFeed {
       group = g;
       if (handlers) follow();
     },
-    search: (q, cursor) => c.overview.search.query(cursor !== undefined ? { q, cursor } : { q }),
+    search: (q, cursor) =>
+      client.overview.search.query(cursor !== undefined ? { q, cursor } : { q }),
   };
 }

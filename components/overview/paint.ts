@@ -154,7 +154,7 @@ export function paintOverview(
       }
     if (any) {
       ctx.strokeStyle = o.colors.highlight;
-      ctx.lineWidth = Math.max(1.5 / k, 0.9);
+      ctx.lineWidth = Math.min(2, Math.max(1, CELL * k * 0.12)) / k;
       ctx.stroke();
     }
   }

@@ -30,7 +30,7 @@ export function scaleState(view: Pick<ViewState, 'scaleNodes' | 'demoStart'>): C
   Object.values(state.nodes).forEach((n, i) => {
     n.labels = {
       ...n.labels,
-      'topology.kubernetes.io/zone': `zone-${ZONES[i % ZONES.length] ?? 'a'}`,
+      'topology.kubernetes.io/zone': ZONES[i % ZONES.length] ?? 'a',
       'podscope.dev/pool': i % 10 === 0 ? 'gpu' : 'general',
     };
   });

@@ -233,7 +233,17 @@ interface Term {
   value: string;
 }
 
-const KEYS = new Set(['ns', 'node', 'pod', 'label', 'phase', 'state', 'reason', 'ready']);
+const KEYS = new Set([
+  'ns',
+  'node',
+  'pod',
+  'label',
+  'phase',
+  'state',
+  'reason',
+  'ready',
+  'nodeready',
+]);
 
 /** The query language of docs/overview.md, for in-memory searches. */
 export function parseQuery(q: string): Term[] | { message: string; at: number } {
@@ -250,7 +260,7 @@ export function parseQuery(q: string): Term[] | { message: string; at: number } 
     const value = word.slice(colon + 1);
     if (!KEYS.has(key))
       return {
-        message: `unknown filter "${key}:" (try ns:, node:, label:, phase:, state:, reason:, ready:)`,
+        message: `unknown filter "${key}:" (try ns:, node:, pod:, label:, phase:, state:, reason:, ready:, nodeready:)`,
         at: m.index,
       };
     if (!value) return { message: `"${key}:" needs a value`, at: m.index + colon + 1 };
@@ -290,6 +300,8 @@ function podMatches(n: NodeView, p: PodView, t: Term): boolean {
         ) || lower(p.status.reason) === lower(t.value)
       );
     case 'ready':
+      return lower(p.status.conditions?.find((c) => c.type === 'Ready')?.status) === lower(t.value);
+    case 'nodeready':
       return lower(readyOf(n)) === lower(t.value);
     default:
       return false;
@@ -307,7 +319,8 @@ export function searchState(
   const parsed = parseQuery(q);
   if (!Array.isArray(parsed)) return { query: q, error: parsed, total: 0, hits: [], cells: [] };
   const index = new Map(cells.names.map((n, i) => [n, i]));
-  const nodeOnly = parsed.length > 0 && parsed.every((t) => t.key === 'node' || t.key === 'ready');
+  const nodeOnly =
+    parsed.length > 0 && parsed.every((t) => t.key === 'node' || t.key === 'nodeready');
   const hits: SearchHit[] = [];
   for (const n of Object.values(state.nodes)) {
     const cell = index.get(n.name) ?? -1;
