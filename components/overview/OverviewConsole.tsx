@@ -176,8 +176,8 @@ export function OverviewConsole({ initialQuery }: { initialQuery: string }) {
     setInView((prev) => (sameNodes(prev, next) ? prev : next));
   }, [viewNodes, level]);
   const wanted = useMemo(() => {
-    const set = new Set(inView);
-    if (selectedNode) set.add(selectedNode);
+    // The selection's node first: it is never the one cut off.
+    const set = new Set(selectedNode ? [selectedNode, ...inView] : inView);
     return [...set].slice(0, MAX_DETAIL_NODES);
   }, [inView, selectedNode]);
   const groupLabel = group.kind === 'label' ? group.key : undefined;
@@ -224,7 +224,9 @@ export function OverviewConsole({ initialQuery }: { initialQuery: string }) {
     setFocusNode(node);
     actions.select(id);
     const i = overview.index.get(node);
-    if (i !== undefined && level !== 'diagram') canvas.current?.reveal(i);
+    // Zoomed to its pods: the node and its neighbours are the view's detail.
+    if (i !== undefined && level !== 'diagram')
+      canvas.current?.reveal(i, zoomForLevel('pods', layout.fitK));
   };
   const onPickHit = (h: SearchHit) => pick(h.node, h.uid ?? h.node);
   const onPickItem = (item: AttentionItem) => pick(item.node, item.uid ?? item.node);
