@@ -13,8 +13,7 @@ try {
 }
 
 // The bind address and port are the ones the configuration's validation approved (server/config.ts,
-// the same code the server runs): an empty or unapproved PODSCOPE_HOST never reaches Next, which
-// would read an empty host as "every interface".
+// the same code the server runs): an empty or unapproved PODSCOPE_HOST never reaches the server.
 const { register } = await import('tsx/esm/api');
 register({ tsconfig: join(root, 'tsconfig.json') });
 let config;
@@ -44,10 +43,11 @@ const port = String(config.port);
 log(
   `starting on http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`,
 );
-// Next's own binary, straight under this process (no npx or shell in between), so a signal sent
-// to `npm start`, `podscope serve` or `podscope replay` reaches the server and nothing is left behind.
-const nextBin = join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
-const child = spawn(process.execPath, [nextBin, 'start', '-H', host, '-p', port], {
+// Podscope's server (scripts/server.mjs: Next's request handler behind its own HTTP server),
+// straight under this process (no npx or shell in between), so a signal sent to `npm start`,
+// `podscope serve` or `podscope replay` reaches the server and nothing is left behind.
+const server = join(root, 'scripts', 'server.mjs');
+const child = spawn(process.execPath, [server, '-H', host, '-p', port], {
   cwd: root,
   stdio: 'inherit',
   env: {

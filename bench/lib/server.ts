@@ -1,7 +1,7 @@
 /**
- * The real console server for the benchmarks: `next start` on a loopback port with its own data
- * directory, configured by environment like `npm start`, plus a tiny tRPC-over-HTTP client and
- * the memory of the server's process tree.
+ * The real console server for the benchmarks (scripts/server.mjs, what `npm start` runs) on a
+ * loopback port with its own data directory, configured by environment like `npm start`, plus a
+ * tiny tRPC-over-HTTP client and the memory of the server's process tree.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
@@ -137,10 +137,10 @@ export class ConsoleServer {
     const nodeArgs = options.profileDir
       ? ['--import', join(ROOT, 'scripts/bench-profile.mjs')]
       : [];
-    const next = join(ROOT, 'node_modules/next/dist/bin/next');
+    const entry = join(ROOT, 'scripts/server.mjs');
     const child = spawn(
       process.execPath,
-      [...nodeArgs, next, 'start', '-H', '127.0.0.1', '-p', String(port)],
+      [...nodeArgs, entry, '-H', '127.0.0.1', '-p', String(port)],
       {
         cwd: options.appDir ?? ROOT,
         env: {

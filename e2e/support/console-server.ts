@@ -1,7 +1,7 @@
 /**
  * A second console server for specs that need one configured differently from the suite's own
- * (playwright.config.ts): the same build, `next start` on its own loopback port and data
- * directory, with extra environment. Its output is kept for error messages and checks.
+ * (playwright.config.ts): the same build and server (scripts/server.mjs) on its own loopback port
+ * and data directory, with extra environment. Its output is kept for error messages and checks.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 
@@ -29,7 +29,7 @@ export async function startConsoleServer(options: {
   let output = '';
   const child: ChildProcess = spawn(
     process.execPath,
-    ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(options.port)],
+    ['scripts/server.mjs', '-H', '127.0.0.1', '-p', String(options.port)],
     {
       cwd: options.cwd ?? process.env.E2E_APP_DIR ?? process.cwd(),
       env: {

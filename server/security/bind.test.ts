@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bindProblem, nextHostnameArg } from './bind';
+import { bindProblem, listenProblem, nextHostnameArg } from './bind';
 
 const next = ['/usr/bin/node', '/app/node_modules/next/dist/bin/next'];
 
@@ -19,5 +19,16 @@ describe('bind check', () => {
     expect(bindProblem([...next, 'start', '-p', '3000'], c)).toMatch(/every interface/);
     expect(bindProblem([...next, 'start', '-H', '0.0.0.0'], c)).toMatch(/0\.0\.0\.0/);
     expect(bindProblem(['/usr/bin/node', 'worker.js'], c)).toBeUndefined();
+  });
+});
+
+describe('listen check (server/http/main.ts)', () => {
+  it('lets only the approved address through', () => {
+    const c = { host: '127.0.0.1' };
+    expect(listenProblem('127.0.0.1', c)).toBeUndefined();
+    expect(listenProblem('', c)).toMatch(/every interface/);
+    expect(listenProblem('0.0.0.0', c)).toMatch(
+      /listen on 0\.0\.0\.0, but the configuration approved 127\.0\.0\.1/,
+    );
   });
 });

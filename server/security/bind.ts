@@ -1,8 +1,9 @@
 /**
- * The address Next.js was told to listen on must be the one the configuration approved:
- * `next start` without `-H` (or with an empty one) listens on every interface, whatever
- * PODSCOPE_HOST says and whether or not a token is set. scripts/start.mjs always passes the
- * approved address; this catches a server started some other way.
+ * The address the server listens on must be the one the configuration approved: `next start`
+ * without `-H` (or with an empty one) listens on every interface, whatever PODSCOPE_HOST says
+ * and whether or not a token is set. Podscope's own server (server/http/main.ts, what
+ * scripts/start.mjs runs) checks the address it was given (listenProblem); instrumentation.ts
+ * catches Next's CLI started some other way (bindProblem).
  */
 import type { Config } from '@/server/config';
 
@@ -28,4 +29,11 @@ export function bindProblem(
   if (given === undefined || given === config.host) return undefined;
   const what = given === null || given === '' ? 'every interface (no -H)' : given;
   return `refusing to serve: Next.js was told to listen on ${what}, but the configuration approved ${config.host} (PODSCOPE_HOST). Start with \`npm start\`, or pass -H ${config.host}.`;
+}
+
+/** Why Podscope's own server must not listen on `hostname`, or undefined when it is approved. */
+export function listenProblem(hostname: string, config: Pick<Config, 'host'>): string | undefined {
+  if (hostname === config.host) return undefined;
+  const what = hostname === '' ? 'every interface (empty -H)' : hostname;
+  return `refusing to serve: the server was told to listen on ${what}, but the configuration approved ${config.host} (PODSCOPE_HOST). Start with \`npm start\`, or pass -H ${config.host}.`;
 }

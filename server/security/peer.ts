@@ -3,15 +3,14 @@
  *
  * Next.js hands the request proxy (proxy.ts) a Request without its socket, so the peer address
  * — what a trusted OAuth2 proxy is recognised by, and what failed sign-ins are counted against —
- * would otherwise come from X-Forwarded-For, which anyone can write. At server start
- * (instrumentation.ts) every incoming HTTP request gets PEER_HEADER set to its socket's remote
- * address, replacing whatever the client sent under that name; the request proxy then removes
- * the other internal headers a client might have sent (INTERNAL_HEADERS) before anything reads
- * them.
+ * would otherwise come from X-Forwarded-For, which anyone can write. Podscope's own HTTP server
+ * (server/http/server.ts) stamps every request before Next sees it: PEER_HEADER set to its
+ * socket's remote address, whatever the client sent under the internal names (INTERNAL_HEADERS)
+ * removed. A server started another way (`next start`) stamps nothing, and a peer header a
+ * client sent there lacks this process's proof, so it is not believed.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { Server } from 'node:http';
 
 export const PEER_HEADER = 'x-podscope-peer';
 /** Who the request proxy decided a request is (server/security/identity.ts). */
@@ -19,29 +18,17 @@ export const IDENTITY_HEADER = 'x-podscope-identity';
 /** Headers only Podscope's own server may set. */
 export const INTERNAL_HEADERS = [PEER_HEADER, IDENTITY_HEADER] as const;
 
-const PATCHED = Symbol.for('podscope.peerStamp');
 const PROOF = Symbol.for('podscope.peerProof');
 
 /**
  * A random word of this process that the stamp carries (`<proof> <address>`): a peer header
- * without it was not set by this server (say, stamping is not installed), and is not believed.
+ * without it was not set by this server (say, one started as `next start`), and is not believed.
+ * Kept on globalThis: the HTTP server's copy of this module and the one in Next's build are two
+ * module instances of one process.
  */
 function proof(): string {
   const g = globalThis as { [PROOF]?: string };
   return (g[PROOF] ??= randomBytes(12).toString('base64url'));
-}
-
-/** Stamps every request of every HTTP server in this process (idempotent). */
-export function stampPeerAddresses(): void {
-  const proto = Server.prototype as Server & { [PATCHED]?: true };
-  if (proto[PATCHED]) return;
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with the server as `this`
-  const emit = proto.emit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
-  proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
-    if (event === 'request') stamp(args[0] as IncomingMessage);
-    return emit.call(this, event, ...args);
-  } as Server['emit'];
-  proto[PATCHED] = true;
 }
 
 /** Sets the peer header from the socket; a client's own value (one or many) is dropped. */

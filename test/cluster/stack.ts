@@ -2,7 +2,7 @@
  * A whole cluster-mode Podscope on one machine, as processes: nats-server and PostgreSQL (the
  * test harness: loopback, temporary directories, PostgreSQL as the postgres user), N simulated
  * nodes running the demo workload (`podscope sim --nodes N --demo`), one `podscope agent` per
- * node, and console replicas (`next start` in cluster mode). `npm run cluster:demo`, the
+ * node, and console replicas (scripts/server.mjs in cluster mode). `npm run cluster:demo`, the
  * replica-kill Playwright spec and the failover bench all start it through here.
  *
  *   const stack = await startClusterStack({ nodes: 3, replicas: 2, ports: [3114, 3115] });
@@ -19,7 +19,8 @@ import { startProcess, stopProcess, type Running } from './harness/process';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'bin', 'podscope.mjs');
-const NEXT = join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+/** The console's server (Next behind Podscope's own HTTP server, server/http/). */
+const SERVER = join(ROOT, 'scripts', 'server.mjs');
 
 export interface StackOptions {
   /** Simulated nodes, each with its agent (default 3). */
@@ -154,7 +155,7 @@ export async function startClusterStack(options: StackOptions = {}): Promise<Clu
           await startProcess({
             name,
             command: process.execPath,
-            args: [NEXT, 'start', '-H', '127.0.0.1', '-p', String(port)],
+            args: [SERVER, '-H', '127.0.0.1', '-p', String(port)],
             options: {
               cwd: ROOT,
               env: {

@@ -2,7 +2,7 @@
  * `npm run soak`: Podscope for a long while under a busy, churning cluster.
  *
  * - The load: N simulated nodes with a driver each, churning pods (load.ts), in its own process.
- * - The server under test: the real console server (`next start` on a private copy of the
+ * - The server under test: the real console server (scripts/server.mjs on a private copy of the
  *   build, configured with the N endpoints like any cluster), in its own process.
  * - A subscriber holding cluster.watch for the whole run (subscriber.ts).
  *
@@ -171,14 +171,7 @@ export async function main(argv: string[]): Promise<number> {
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const server = spawn(
       process.execPath,
-      [
-        join(ROOT, 'node_modules/next/dist/bin/next'),
-        'start',
-        '-H',
-        '127.0.0.1',
-        '-p',
-        String(port),
-      ],
+      [join(ROOT, 'scripts/server.mjs'), '-H', '127.0.0.1', '-p', String(port)],
       {
         cwd: appDir,
         env: {
@@ -322,7 +315,7 @@ export async function main(argv: string[]): Promise<number> {
         warmupMinutes,
         sampleSeconds: sampleMs / 1000,
         seed: values.seed,
-        server: 'next start',
+        server: 'scripts/server.mjs',
         build: buildWarning ? 'previous (current sources did not build)' : 'current',
       },
       startedAt: new Date(started).toISOString(),
