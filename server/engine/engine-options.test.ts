@@ -52,7 +52,7 @@ describe('relistWorkerCount', () => {
 describe('kubeletVersionOf', () => {
   const withVersions = {
     kubeletVersions: { all: '1.31', byNode: { a: 'v1.28.9' } },
-  } as EngineOptions;
+  } as unknown as EngineOptions;
   it('the node’s own, else every node’s, else none', () => {
     expect(kubeletVersionOf(withVersions, 'a')).toBe('v1.28.9');
     expect(kubeletVersionOf(withVersions, 'b')).toBe('1.31');
