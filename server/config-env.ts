@@ -75,6 +75,7 @@ export function fromEnv(env: Env): Record<string, unknown> {
     ['PODSCOPE_REPLAY_FILE', ['replayFile']],
     ['PODSCOPE_NATS_URL', ['cluster', 'natsUrl']],
     ['PODSCOPE_DATABASE_URL', ['cluster', 'databaseUrl']],
+    ['PODSCOPE_DATABASE_MIGRATE', ['cluster', 'databaseMigrate']],
     ['PODSCOPE_CLUSTER', ['cluster', 'name']],
     ['PODSCOPE_LEASE_NAME', ['cluster', 'lease', 'name']],
     ['PODSCOPE_LEASE_NAMESPACE', ['cluster', 'lease', 'namespace']],

@@ -246,6 +246,12 @@ export const ConfigSchema = z.object({
         .string()
         .regex(/^postgres(ql)?:\/\//, 'only postgres:// (or postgresql://) URLs are supported')
         .optional(),
+      /**
+       * 'on': the console migrates the PostgreSQL schema at start (its role owns it); 'off': it
+       * only checks the schema is current — its role reads and writes rows, and the owner runs
+       * `podscope migrate` (deploy/kubernetes does).
+       */
+      databaseMigrate: z.enum(['on', 'off']).default('on'),
       name: z.string().min(1).max(63).default('default'),
       /**
        * The Lease through which replicas elect the one that watches the API server (with a
@@ -266,7 +272,7 @@ export const ConfigSchema = z.object({
         })
         .optional(),
     })
-    .default({ name: 'default' }),
+    .default({ name: 'default', databaseMigrate: 'on' }),
   /** Serve one recorded timeline file read-only instead of watching runtimes (podscope replay). */
   replayFile: z.string().optional(),
 });

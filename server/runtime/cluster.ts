@@ -34,11 +34,13 @@ export interface ClusterParts {
 }
 
 export async function startCluster(config: Config, log: LogFn): Promise<ClusterParts> {
-  const { natsUrl, databaseUrl, name } = config.cluster;
+  const { natsUrl, databaseUrl, databaseMigrate, name } = config.cluster;
   if (!natsUrl) throw new Error('cluster mode needs PODSCOPE_NATS_URL');
   const stops: (() => Promise<void> | void)[] = [];
   try {
-    const where = databaseUrl ? { url: databaseUrl } : { path: join(config.dataDir, 'cluster.db') };
+    const where = databaseUrl
+      ? { url: databaseUrl, migrate: databaseMigrate }
+      : { path: join(config.dataDir, 'cluster.db') };
     const timeline = await openClusterTimeline(where);
     stops.unshift(() => timeline.close());
     const bus = await connectBus({

@@ -10,7 +10,7 @@
  * intact and a second process opening the same file waits instead of migrating twice.
  */
 import type { Database } from 'better-sqlite3';
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { PodscopeStoreError, sqliteCode, wrapError } from './errors';
 import { LEGACY_LATEST, upgradeLegacy } from './legacy';
 import { MIGRATIONS, PODSCOPE_APPLICATION_ID, type TimelineMigration } from './schema';
@@ -182,4 +182,43 @@ export async function migratePostgres(
       { cause: error },
     );
   }
+}
+
+/**
+ * For a console that does not own the schema (`PODSCOPE_DATABASE_MIGRATE=off`): reads which
+ * migrations ran, changes nothing, and refuses a schema this build does not match, saying what
+ * to run.
+ */
+export async function checkPostgresSchema(
+  db: Kysely<unknown>,
+  where: string,
+  migrations: readonly TimelineMigration[] = MIGRATIONS,
+): Promise<void> {
+  let ran: Set<string>;
+  try {
+    const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(db);
+    ran = new Set(rows.map((r) => r.name));
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === '42P01')
+      throw new Error(
+        `${where}: the timeline schema is not there yet: run \`podscope migrate\` with the schema owner's URL first`,
+        { cause: err },
+      );
+    throw new Error(
+      `${where}: reading the timeline schema's version failed: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
+  }
+  const missing = migrations.filter((m) => !ran.has(m.name)).map((m) => m.name);
+  if (missing.length > 0)
+    throw new Error(
+      `${where}: the timeline schema lacks ${missing.join(', ')}: run \`podscope migrate\` with the schema owner's URL (this console does not migrate: PODSCOPE_DATABASE_MIGRATE=off)`,
+    );
+  const known = new Set(migrations.map((m) => m.name));
+  const newer = [...ran].filter((n) => !known.has(n)).sort();
+  if (newer.length > 0)
+    throw new Error(
+      `${where}: the timeline schema is newer than this build (${newer.join(', ')}): upgrade the console`,
+    );
 }

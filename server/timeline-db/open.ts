@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { PodscopeStoreError, wrapError } from './errors';
-import { migratePostgres, migrateSqlite } from './migrate';
+import { checkPostgresSchema, migratePostgres, migrateSqlite } from './migrate';
 import type { Dialect, Tables, TimelineMigration } from './schema';
 
 export const DEFAULT_DIR = '.podscope';
@@ -120,6 +120,11 @@ export interface OpenOptions {
   poolSize?: number;
   /** Migrate only up to this migration (upgrade tests); default the newest. */
   migrateTo?: string;
+  /**
+   * PostgreSQL: 'on' (default) migrates on open; 'off' only checks that the schema is current,
+   * for a console whose role may not change it (`podscope migrate` runs as the owner).
+   */
+  migrate?: 'on' | 'off';
 }
 
 /** int8 columns as numbers: every bigint here (gid, t, seqs) is below 2^53. */
@@ -177,7 +182,9 @@ export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   try {
-    await migratePostgres(db as unknown as Kysely<unknown>, where, options.migrateTo);
+    if (options.migrate === 'off')
+      await checkPostgresSchema(db as unknown as Kysely<unknown>, where);
+    else await migratePostgres(db as unknown as Kysely<unknown>, where, options.migrateTo);
   } catch (err) {
     await db.destroy();
     throw err;

@@ -217,16 +217,61 @@ function ddl(db: SqliteDb, ...queries: Compilable<unknown>[]): void {
 export const PARTITION_PREFIX = 'cluster_messages_day_';
 export const DAY_MS = 86_400_000;
 
-/** Creates cluster_messages' partition for one UTC day (days since 1970-01-01), if missing. */
-export async function createDayPartition(
-  db: Kysely<unknown> | Kysely<TimelineDatabase> | Kysely<Tables>,
-  day: number,
-): Promise<void> {
+/**
+ * Creates cluster_messages' partition for one UTC day (days since 1970-01-01), if missing, as the
+ * schema's owner: what migrations run (before 0009 the functions below do not exist).
+ */
+async function createDayPartitionAsOwner(db: Kysely<unknown>, day: number): Promise<void> {
   await sql`CREATE TABLE IF NOT EXISTS ${sql.table(`${PARTITION_PREFIX}${day}`)} PARTITION OF cluster_messages
             FOR VALUES FROM (${sql.lit(day * DAY_MS)}) TO (${sql.lit((day + 1) * DAY_MS)})`.execute(
     db,
   );
 }
+
+type AnyDb = Kysely<unknown> | Kysely<TimelineDatabase> | Kysely<Tables>;
+
+/**
+ * Creates the partition for one UTC day through podscope_create_day_partition (migration 0009):
+ * the one piece of DDL a console does, run with the owner's rights inside a function that can
+ * create nothing else, so the console's own role needs no CREATE (docs/security.md).
+ */
+export async function createDayPartition(db: AnyDb, day: number): Promise<void> {
+  await beforeFunctions(
+    () => sql`SELECT podscope_create_day_partition(${Math.trunc(day)}::integer)`.execute(db),
+    () => createDayPartitionAsOwner(db as Kysely<unknown>, day),
+  );
+}
+
+/** Drops one UTC day's partition (retention) through podscope_drop_day_partition (0009). */
+export async function dropDayPartition(db: AnyDb, day: number): Promise<void> {
+  await beforeFunctions(
+    () => sql`SELECT podscope_drop_day_partition(${Math.trunc(day)}::integer)`.execute(db),
+    () =>
+      sql`DROP TABLE IF EXISTS ${sql.table(`${PARTITION_PREFIX}${Math.trunc(day)}`)}`.execute(db),
+  );
+}
+
+/**
+ * A schema migrated only up to before 0009 (upgrade tests: `migrateTo`) has no partition
+ * functions; its opener owns it, so the DDL runs directly.
+ */
+async function beforeFunctions(
+  viaFunction: () => Promise<unknown>,
+  direct: () => Promise<unknown>,
+) {
+  try {
+    await viaFunction();
+  } catch (err) {
+    if ((err as { code?: string }).code !== '42883') throw err; // undefined_function
+    await direct();
+  }
+}
+
+/** The functions 0009 creates: EXECUTE on them is all a console role gets beyond rows. */
+export const PARTITION_FUNCTIONS = [
+  'podscope_create_day_partition(integer)',
+  'podscope_drop_day_partition(integer)',
+] as const;
 
 export const MIGRATIONS: readonly TimelineMigration[] = [
   {
@@ -368,7 +413,7 @@ export const MIGRATIONS: readonly TimelineMigration[] = [
         SELECT DISTINCT floor(t / ${sql.lit(DAY_MS)})::bigint AS day FROM cluster_events`.execute(
         db,
       );
-      for (const { day } of days.rows) await createDayPartition(db, Number(day));
+      for (const { day } of days.rows) await createDayPartitionAsOwner(db, Number(day));
       await sql.raw(MOVE_CLUSTER_EVENTS).execute(db);
       await db.schema.dropTable('cluster_events').execute();
     },
@@ -562,6 +607,44 @@ export const MIGRATIONS: readonly TimelineMigration[] = [
         db,
         b.schema.createIndex('checkpoints_t_max').on('checkpoints').columns(['t_max', 'seq']),
       );
+    },
+  },
+  {
+    /**
+     * The day partitions of cluster_messages are made and dropped by two SECURITY DEFINER
+     * functions owned by the schema's owner, so that the consoles' role (docs/security.md:
+     * `podscope migrate --grant`) needs no CREATE on the schema and owns no table: it may add
+     * and drop a day of cluster_messages and nothing else. search_path is pinned so the
+     * functions resolve only the schema's own objects.
+     */
+    name: '0009_partition_functions',
+    async postgres(db) {
+      const prefix = sql.lit(PARTITION_PREFIX);
+      const day = sql.lit(DAY_MS);
+      const { rows } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db);
+      const schema = sql.id(rows[0]?.schema ?? 'public');
+      await sql`
+        CREATE FUNCTION podscope_create_day_partition(day integer) RETURNS void
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = ${schema}, pg_temp AS $fn$
+        BEGIN
+          EXECUTE format(
+            'CREATE TABLE IF NOT EXISTS %I PARTITION OF cluster_messages FOR VALUES FROM (%s) TO (%s)',
+            ${prefix} || day, day::bigint * ${day}, (day::bigint + 1) * ${day});
+        EXCEPTION WHEN duplicate_table OR unique_violation THEN
+          NULL; -- two writers made the same day at once: it exists, which is what was asked
+        END $fn$`.execute(db);
+      await sql`
+        CREATE FUNCTION podscope_drop_day_partition(day integer) RETURNS void
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = ${schema}, pg_temp AS $fn$
+        BEGIN
+          EXECUTE format('DROP TABLE IF EXISTS %I', ${prefix} || day);
+        END $fn$`.execute(db);
+      for (const f of PARTITION_FUNCTIONS)
+        await sql`REVOKE ALL ON FUNCTION ${sql.raw(f)} FROM PUBLIC`.execute(db);
+    },
+    async postgresDown(db) {
+      for (const f of PARTITION_FUNCTIONS)
+        await sql`DROP FUNCTION IF EXISTS ${sql.raw(f)}`.execute(db);
     },
   },
 ];

@@ -2,6 +2,7 @@ import type { Command } from '../command';
 import { agentCommand } from './agent';
 import { exportCommand } from './export';
 import { importCommand } from './import';
+import { migrateCommand } from './migrate';
 import { recordCommand } from './record';
 import { replayCommand } from './replay';
 import { runCommand } from './run';
@@ -24,4 +25,5 @@ export const commands: readonly Command[] = [
   importCommand,
   exportCommand,
   agentCommand,
+  migrateCommand,
 ];

@@ -29,6 +29,7 @@ import {
 } from './rows';
 import {
   createDayPartition,
+  dropDayPartition,
   DAY_MS,
   PARTITION_PREFIX,
   type Dialect,
@@ -427,7 +428,7 @@ export class ClusterTimeline {
     for (const name of await this.listPartitions()) {
       const day = Number(name.slice(PARTITION_PREFIX.length));
       if ((day + 1) * DAY_MS > cutoff) continue;
-      await sql`DROP TABLE IF EXISTS ${sql.table(name)}`.execute(this.db);
+      await dropDayPartition(this.db, day);
       this.partitions.delete(day);
       dropped.push(name);
     }
