@@ -57,7 +57,7 @@ async function migrate(args: string[]): Promise<{ code: number; out: string }> {
   process.stdout.write = ((s: string | Uint8Array) => {
     chunks.push(String(s));
     return true;
-  }) as typeof process.stdout.write;
+  });
   try {
     const code = await migrateCommand.run(args);
     return { code, out: chunks.join('') };
