@@ -54,10 +54,10 @@ async function setup() {
 async function migrate(args: string[]): Promise<{ code: number; out: string }> {
   const chunks: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((s: string | Uint8Array) => {
+  process.stdout.write = (s: string | Uint8Array) => {
     chunks.push(String(s));
     return true;
-  });
+  };
   try {
     const code = await migrateCommand.run(args);
     return { code, out: chunks.join('') };
