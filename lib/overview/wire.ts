@@ -203,10 +203,11 @@ export interface OverviewDelta {
  * restricted to those nodes: a `snapshot` holds exactly the requested nodes (the reader replaces
  * the detail it holds with it) and events are about them alone.
  *
- * Ids (`tracked`) are the seq of the last event of the detail accounted for, as in cluster.watch:
- * resuming with `lastEventId` (on any replica) re-sends the OverviewMessage and backfills the
- * detail of `nodes` after that id; a reader too far behind gets a fresh detail `snapshot` of
- * `nodes` instead of the backlog. A reader that changes its node set (pan, zoom, selection)
+ * Ids (`tracked`) are the seq of the last event of the detail accounted for, as in cluster.watch
+ * ("0" until the first detail message; without `nodes`, the overview's own seq): resuming with
+ * `lastEventId` (on any replica) re-sends the OverviewMessage and backfills the detail of `nodes`
+ * after that id; a reader too far behind gets a fresh detail `snapshot` of `nodes` instead of
+ * the backlog. A reader that changes its node set (pan, zoom, selection)
  * starts a new subscription with the new set and no `lastEventId` (or, to keep the detail of the
  * nodes it held, `lastEventId` and `held`: see there).
  */
@@ -218,8 +219,9 @@ export interface OverviewWatchInput {
   lastEventId?: string | null;
   wire?: 1 | 2;
   /**
-   * With `lastEventId`: the nodes of `nodes` whose detail the reader holds as of that id (their
-   * events are backfilled); the others arrive in a detail `snapshot`. Absent: all of `nodes`.
+   * With `lastEventId`: the nodes of `nodes` whose detail the reader holds as of that id. When
+   * it holds them all their events are backfilled; otherwise a detail `snapshot` of all of
+   * `nodes` comes instead. Absent: all of `nodes` (what an automatic reconnect means).
    */
   held?: string[];
 }
